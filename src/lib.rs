@@ -1,0 +1,25 @@
+//! bango: a Gomoku (five in a row) engine and the `pbrain-bango` Gomocup brain.
+//!
+//! Layers, each looking only down:
+//! - [`board`]: stones, bitboards, Zobrist keys, history.
+//! - [`rules`]: what wins and what is forbidden under freestyle, standard, renju and caro.
+//! - [`notation`]: the puzzle and opening line formats of the shared data.
+//! - [`limits`]: the clock and the depth/node caps of one move.
+//! - [`algo`]: the move-choosing trait and its registry (`BANGO_ALGO`).
+//! - [`vcf`]: threat-space proof search.
+//! - [`protocol`]: the Gomocup session over stdin/stdout or TCP.
+//! - [`arena`]: matches between brains.
+//! - [`tt`]: the transposition table shared by search workers.
+//! - [`bench`]: the fixed-depth node-count signature.
+#![deny(missing_docs)]
+
+pub mod algo;
+pub mod arena;
+pub mod bench;
+pub mod board;
+pub mod limits;
+pub mod notation;
+pub mod protocol;
+pub mod rules;
+pub mod tt;
+pub mod vcf;
