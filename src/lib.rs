@@ -6,6 +6,7 @@
 //! - [`notation`]: the puzzle and opening line formats of the shared data.
 //! - [`limits`]: the clock and the depth/node caps of one move.
 //! - [`algo`]: the move-choosing trait and its registry (`BANGO_ALGO`).
+//! - [`book`]: opening books, their tools, the classical openings.
 //! - [`vcf`]: threat-space proof search.
 //! - [`protocol`]: the Gomocup session over stdin/stdout or TCP.
 //! - [`arena`]: matches between brains.
@@ -17,6 +18,7 @@ pub mod algo;
 pub mod arena;
 pub mod bench;
 pub mod board;
+pub mod book;
 pub mod limits;
 pub mod notation;
 pub mod protocol;
