@@ -11,6 +11,7 @@
 //! - [`protocol`]: the Gomocup session over stdin/stdout or TCP.
 //! - [`arena`]: matches between brains.
 //! - [`tt`]: the transposition table shared by search workers.
+//! - [`smp`]: launching N search workers on a dedicated pool and choosing their answer.
 //! - [`bench`]: the fixed-depth node-count signature.
 #![deny(missing_docs)]
 
@@ -23,5 +24,6 @@ pub mod limits;
 pub mod notation;
 pub mod protocol;
 pub mod rules;
+pub mod smp;
 pub mod tt;
 pub mod vcf;
