@@ -354,8 +354,8 @@ mod tests {
     #[test]
     fn caro_blocked_five_is_no_win_and_standard_overline_neither() {
         // White to move: completing row 0 at 5,0 makes a five closed by X at both ends: no caro
-        // win, so white must block black's four in column 3 (whose top end is the edge of a
-        // white stone only on one side, so both of its five points win).
+        // win, so white must block black's four in column 3 (either five point of that four is
+        // closed on one side at most, so both win for black and both must be considered).
         let caro = "
             X O O O O . X
             . . . . . . .

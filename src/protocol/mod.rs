@@ -210,3 +210,39 @@ pub fn run_stdio() -> u8 {
 pub fn run_web_cli(args: &[String]) -> u8 {
     web::cli(args)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stop_before_the_thinker_starts_still_stops_that_move() {
+        let s = Shared::default();
+        s.requested.store(1, Ordering::SeqCst);
+        s.request_stop(); // the reader saw YXSTOP before the thinker picked up move 1
+        s.stop.store(false, Ordering::SeqCst); // whatever the flag said before
+        s.arm(1);
+        assert!(s.stop.load(Ordering::SeqCst));
+        s.answered.store(1, Ordering::SeqCst);
+    }
+
+    #[test]
+    fn stop_while_idle_does_not_leak_into_the_next_move() {
+        let s = Shared::default();
+        s.requested.store(1, Ordering::SeqCst);
+        s.answered.store(1, Ordering::SeqCst);
+        s.request_stop();
+        assert!(!s.stop.load(Ordering::SeqCst));
+        s.requested.store(2, Ordering::SeqCst);
+        s.arm(2);
+        assert!(!s.stop.load(Ordering::SeqCst));
+        // Raised mid-think, it sticks.
+        s.request_stop();
+        assert!(s.stop.load(Ordering::SeqCst));
+        // The next move starts clear.
+        s.answered.store(2, Ordering::SeqCst);
+        s.requested.store(3, Ordering::SeqCst);
+        s.arm(3);
+        assert!(!s.stop.load(Ordering::SeqCst));
+    }
+}

@@ -318,6 +318,26 @@ impl Session {
             board.stone_count(),
             self.game_type
         ));
+        let opt = |v: Option<String>| v.unwrap_or_else(|| "-".into());
+        let t = self.time;
+        out(&format!(
+            "MESSAGE settings: threads={} hash_kib={} max_memory={} show_detail={} folder={} \
+             timeout_turn={} timeout_match={} time_left={} max_depth={} max_node={}",
+            self.settings.threads,
+            opt(self.settings.hash_kib.map(|v| v.to_string())),
+            self.settings.max_memory,
+            u8::from(self.settings.show_detail),
+            opt(self
+                .settings
+                .folder
+                .as_ref()
+                .map(|f| f.display().to_string())),
+            opt(t.turn_ms.map(|v| v.to_string())),
+            opt(t.match_ms.map(|v| v.to_string())),
+            opt(t.left_ms.map(|v| v.to_string())),
+            opt(self.max_depth.map(|v| v.to_string())),
+            opt(self.max_nodes.map(|v| v.to_string())),
+        ));
         for row in board.to_string().lines() {
             out(&format!("MESSAGE {row}"));
         }
