@@ -375,27 +375,44 @@ impl Session {
             stop,
             output: &emit,
         };
-        let p = self.algo.think(&req);
-        let p = if is_legal(board, p, me, rule) {
-            p
-        } else {
-            let q = board
-                .clone()
-                .empty_cells()
-                .find(|&q| is_legal(board, q, me, rule))
-                .or_else(|| board.empty_cells().next())
-                .expect("board not full");
-            out(&format!(
-                "DEBUG {} answered the illegal move {},{}; playing {q} instead",
-                self.algo.name(),
-                p.x(),
-                p.y()
-            ));
-            q
+        // A panicking algorithm is a bug, but in a tournament a legal move still beats a dead
+        // process: fall back to the first legal point, as for an illegal answer.
+        let algo = &mut self.algo;
+        let answer = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| algo.think(&req)));
+        let p = match answer {
+            Ok(p) if is_legal(board, p, me, rule) => p,
+            Ok(p) => {
+                let q = first_legal(board, me, rule);
+                out(&format!(
+                    "DEBUG {} answered the illegal move {},{}; playing {q} instead",
+                    self.algo.name(),
+                    p.x(),
+                    p.y()
+                ));
+                q
+            }
+            Err(_) => {
+                let q = first_legal(board, me, rule);
+                out(&format!(
+                    "DEBUG {} failed (panicked); playing {q} instead",
+                    self.algo.name()
+                ));
+                q
+            }
         };
         board.put(p, me).expect("checked legal");
         Ok(p)
     }
+}
+
+/// The first legal point in index order, else any empty point (the caller checked one exists).
+fn first_legal(board: &mut Board, me: Color, rule: Rule) -> Pos {
+    let empties: Vec<Pos> = board.empty_cells().collect();
+    empties
+        .iter()
+        .copied()
+        .find(|&q| is_legal(board, q, me, rule))
+        .unwrap_or(empties[0])
 }
 
 /// The `ABOUT` line.
@@ -540,6 +557,79 @@ mod tests {
         assert!(build_position(15, &[(c(15, 0), Own)], Rule::Freestyle)
             .unwrap_err()
             .contains("outside"));
+    }
+
+    /// Answers a fixed point, or panics.
+    struct Broken(Option<Pos>);
+    impl Algorithm for Broken {
+        fn name(&self) -> &'static str {
+            "broken"
+        }
+        fn think(&mut self, _req: &Request<'_>) -> Pos {
+            self.0.expect("this algorithm panics on purpose")
+        }
+        fn new_game(&mut self, _size: usize, _settings: &Settings) {}
+    }
+
+    fn run(algo: Broken, cmds: Vec<Command>) -> (Session, Vec<String>) {
+        let lines = parking_lot::Mutex::new(Vec::new());
+        let sink = |l: &str| lines.lock().push(l.to_string());
+        let mut s = Session::new(Box::new(algo), Settings::default());
+        let stop = AtomicBool::new(false);
+        for cmd in cmds {
+            s.apply(cmd, Instant::now(), &stop, &sink);
+        }
+        (s, lines.into_inner())
+    }
+
+    #[test]
+    fn illegal_or_panicking_algorithms_still_give_a_legal_move() {
+        // Renju, we are black; 0,0 is occupied and 3,3 is forbidden (double three).
+        let board = |me_first: bool| {
+            let f = |own: bool| {
+                if own == me_first {
+                    Owner::Own
+                } else {
+                    Owner::Opponent
+                }
+            };
+            vec![
+                (c(3, 1), f(true)),
+                (c(0, 0), f(false)),
+                (c(3, 2), f(true)),
+                (c(9, 6), f(false)),
+                (c(1, 3), f(true)),
+                (c(9, 7), f(false)),
+                (c(2, 3), f(true)),
+                (c(0, 9), f(false)),
+            ]
+        };
+        let setup = |b| {
+            vec![
+                Command::Start(10),
+                Command::Info(Info::Rule(4)),
+                Command::Board(BoardKind::Board, b),
+            ]
+        };
+        let (s, out) = run(Broken(Some(Pos::new(3, 3))), setup(board(true)));
+        assert_eq!(out[0], "OK");
+        assert!(
+            out[1].starts_with("DEBUG broken answered the illegal move 3,3"),
+            "{out:?}"
+        );
+        assert_eq!(out[2], "1,0");
+        assert_eq!(s.board().unwrap().at(Pos::new(1, 0)), Some(Color::Black));
+        let (_, out) = run(Broken(Some(Pos::new(0, 0))), setup(board(true)));
+        assert!(out[1].contains("illegal move 0,0"), "{out:?}");
+        assert_eq!(out[2], "1,0");
+        let (s, out) = run(Broken(None), setup(board(true)));
+        assert!(out[1].starts_with("DEBUG broken failed"), "{out:?}");
+        assert_eq!(out[2], "1,0");
+        assert_eq!(s.me(), Some(Color::Black));
+        // As white, 3,3 is fine.
+        let (s, out) = run(Broken(Some(Pos::new(3, 3))), setup(board(false)));
+        assert_eq!(out[1..], ["3,3".to_string()]);
+        assert_eq!(s.me(), Some(Color::White));
     }
 
     #[test]
