@@ -517,6 +517,7 @@ fn stop_requests_are_answered_promptly() {
         let t0 = Instant::now();
         b.send("YXSTOP");
         let dt = move_after(&mut b, t0, &mut occ);
+        eprintln!("{mode:?}: YXSTOP answered after {dt:?}");
         assert!(
             dt < Duration::from_millis(100),
             "YXSTOP answered after {dt:?}"
@@ -529,6 +530,7 @@ fn stop_requests_are_answered_promptly() {
         let t0 = Instant::now();
         b.send("INFO timeout_turn 0");
         let dt = move_after(&mut b, t0, &mut occ);
+        eprintln!("{mode:?}: timeout_turn 0 answered after {dt:?}");
         assert!(
             dt < Duration::from_millis(100),
             "timeout_turn 0 answered after {dt:?}"
@@ -548,6 +550,7 @@ fn stop_requests_are_answered_promptly() {
         b.send_raw(b"TURN 14,14\r\nYXSTOP\r\n");
         occ.push((14, 14));
         let dt = move_after(&mut b, t0, &mut occ);
+        eprintln!("{mode:?}: stop behind TURN answered after {dt:?}");
         assert!(
             dt < Duration::from_millis(100),
             "stop behind TURN answered after {dt:?}"
