@@ -40,7 +40,7 @@ impl Algorithm for Idle {
         let deadline = budget.map(|ms| req.limits.started + Duration::from_millis(ms));
         (req.output)("idle: waiting for stop");
         while !req.stop.load(Ordering::Relaxed)
-            && deadline.map_or(true, |d| std::time::Instant::now() < d)
+            && deadline.is_none_or(|d| std::time::Instant::now() < d)
         {
             std::thread::sleep(Duration::from_millis(1));
         }
