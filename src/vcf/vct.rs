@@ -239,7 +239,7 @@ impl VctSolver {
                 continue;
             }
             b.put(m, a).expect("legal move");
-            let r = self.and_node(b, rule, a, m, depth, budget);
+            let r = self.and_node(b, rule, a, m, depth, dfive.len() == 1, budget);
             b.undo();
             match r {
                 Out::Win(replies) => {
@@ -257,7 +257,10 @@ impl VctSolver {
     }
 
     /// The defender to move after the attacker's `m`. A win is returned as a tree whose
-    /// `replies` are the defences (its `attack` is unused).
+    /// `replies` are the defences (its `attack` is unused). Only a free threat move (neither a
+    /// four nor the forced block of a defender four) uses up depth: forcing exchanges consume
+    /// board cells, so they cannot go on for ever.
+    #[allow(clippy::too_many_arguments)]
     fn and_node(
         &mut self,
         b: &mut Board,
@@ -265,6 +268,7 @@ impl VctSolver {
         a: Color,
         m: Pos,
         depth: u8,
+        forced: bool,
         budget: &Budget,
     ) -> Out {
         let d = a.opponent();
@@ -280,10 +284,15 @@ impl VctSolver {
         if self.options.drop_one_defence && !defs.is_empty() {
             defs.pop();
         }
+        let child_depth = if forced || !fives.is_empty() {
+            depth
+        } else {
+            depth - 1
+        };
         let mut replies = Vec::with_capacity(defs.len());
         for q in defs {
             b.put(q, d).expect("defence is empty");
-            let r = self.or_node(b, rule, a, depth - 1, budget);
+            let r = self.or_node(b, rule, a, child_depth, budget);
             b.undo();
             match r {
                 Out::Win(t) => replies.push((q, t)),
