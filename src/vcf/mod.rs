@@ -1,7 +1,95 @@
-//! Threat-space proof search (placeholder until the VCF/VCT issue lands).
+//! Threat-space proof search: victory by continuous fours (VCF) and by continuous threats (VCT),
+//! with independent verifiers and the `solve` command.
+//!
+//! - [`threats`]: rule-aware detection of five, four and three points by window scanning.
+//! - [`fours`]: the VCF solver ([`find_vcf`], [`VcfSolver`]).
+//! - [`vct`]: the VCT solver ([`find_vct`], [`VctSolver`]) and its proof [`Tree`].
+//! - [`verify`]: replays a proof by the rules alone ([`verify_vcf`], [`verify_tree`]).
+//! - [`solve`]: `pbrain-bango solve` ([`solve_cli`]).
+//!
+//! # Soundness contract
+//! A search that runs out of time, nodes or depth answers [`Proof::Unknown`], never a win. A win
+//! is returned only with its line (VCF) or tree (VCT), and the public entry points re-check it
+//! with the verifier, which knows nothing of the solver's move generation, before returning it.
+//! `NoWin` means the solver exhausted its move space: for VCF that is every four, so "no VCF";
+//! for VCT it is every threat move the solver generates (fours and moves that threaten a VCF).
+//!
+//! Everything runs under one [`Budget`]: an absolute deadline, a stop flag and a node cap.
 
-/// `pbrain-bango solve ...`; returns the process exit code.
-pub fn solve_cli(_args: &[String]) -> u8 {
-    eprintln!("solver not built yet");
-    2
+use crate::board::Pos;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+pub mod fours;
+pub mod solve;
+pub mod threats;
+pub mod vct;
+pub mod verify;
+
+pub use fours::{find_vcf, vcf_breakers, Breakers, VcfSolver};
+pub use solve::solve_cli;
+pub use vct::{find_vct, Tree, VctOptions, VctProof, VctSolver};
+pub use verify::{verify_tree, verify_vcf};
+
+/// What a proof search may spend: everything is optional; all set limits apply together.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Budget<'a> {
+    /// Give up (answer `Unknown`) at this instant.
+    pub deadline: Option<Instant>,
+    /// Give up when this flag becomes true (the engine's stop).
+    pub stop: Option<&'a AtomicBool>,
+    /// Give up after this many nodes.
+    pub max_nodes: Option<u64>,
+}
+
+impl<'a> Budget<'a> {
+    /// No limit at all (tests on small positions).
+    pub fn unlimited() -> Budget<'a> {
+        Budget::default()
+    }
+
+    /// Until `deadline`.
+    pub fn until(deadline: Instant) -> Budget<'a> {
+        Budget {
+            deadline: Some(deadline),
+            ..Budget::default()
+        }
+    }
+
+    /// Whether the search must give up after `nodes` nodes.
+    #[inline]
+    pub fn exhausted(&self, nodes: u64) -> bool {
+        if self.max_nodes.is_some_and(|m| nodes >= m) {
+            return true;
+        }
+        // The clock and the flag are read every 256 nodes: cheap, and still prompt.
+        if nodes % 256 != 0 {
+            return false;
+        }
+        self.deadline.is_some_and(|d| Instant::now() >= d)
+            || self.stop.is_some_and(|s| s.load(Ordering::Relaxed))
+    }
+}
+
+/// The answer of a VCF search.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Proof {
+    /// A verified forced win: the attacker's fours and the defender's forced replies,
+    /// alternating from the attacker; it ends with the attacker's five, or with an attacker four
+    /// that no legal defender move stops.
+    Win(Vec<Pos>),
+    /// Proved: no VCF exists.
+    NoWin,
+    /// The budget ran out (or a proof failed verification): nothing is claimed.
+    Unknown,
+}
+
+impl Proof {
+    /// The first move of a win.
+    pub fn first_move(&self) -> Option<Pos> {
+        match self {
+            Proof::Win(l) => l.first().copied(),
+            _ => None,
+        }
+    }
 }

@@ -1,0 +1,443 @@
+//! The VCF solver: the attacker plays only fours, the defender's reply is forced.
+//!
+//! Depth-first search over the attacker's fours with a table of refuted positions keyed by the
+//! Zobrist key (which includes the side to move, always the attacker at a node).
+//!
+//! At every attacker node, in order:
+//! 1. an attacker five point wins;
+//! 2. two or more defender five points lose (one four cannot stop both);
+//! 3. one defender five point `f`: the only candidate is `f`, and only if it is also a four
+//!    (blocking with a four keeps the initiative);
+//! 4. otherwise every four. After a four the defender's replies are the legal moves that stop
+//!    all its five points ([`threats::stopping_moves`]); none means the four wins (two five
+//!    points, or renju black's only block is forbidden). A renju black four on a forbidden point
+//!    is skipped. The defender cannot answer with a five of its own: it had none (step 2-3).
+//!
+//! Under caro one four can have several stopping replies; the solver does not branch on them,
+//! so such a four is skipped and a failed search then answers `Unknown`, never `NoWin`.
+//!
+//! Table entries record the depth a refutation holds for: `EXACT` when the subtree hit no depth
+//! cut (the position has no VCF at all), else the remaining depth searched.
+
+use super::threats::{self, Counts, Windows};
+use super::{verify, Budget, Proof};
+use crate::board::{Board, Color, Direction, Pos};
+use crate::rules::{self, Rule};
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+
+/// Zobrist keys are already uniformly random: hashing them again only costs time.
+#[derive(Default)]
+pub(crate) struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 << 8) ^ u64::from(b);
+        }
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n;
+    }
+}
+
+/// A table keyed by Zobrist key.
+pub(crate) type KeyMap<V> = HashMap<u64, V, BuildHasherDefault<KeyHasher>>;
+
+const EXACT: u8 = u8::MAX;
+
+/// The outcome of one internal search.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Res {
+    /// A forced win, as a line (see [`Proof::Win`]).
+    Win(Vec<Pos>),
+    /// No win; `exact` when no depth cut or skipped four was involved.
+    Fail {
+        /// Whether the refutation is complete.
+        exact: bool,
+    },
+    /// The budget ran out.
+    Abort,
+}
+
+/// A reusable VCF solver: keeps its refutation table between calls on the same rule.
+#[derive(Debug)]
+pub struct VcfSolver {
+    windows: Windows,
+    counts: Counts,
+    table: KeyMap<u8>,
+    rule: Option<Rule>,
+    /// Nodes searched since creation (or the last [`VcfSolver::clear`]).
+    pub nodes: u64,
+    /// Most fours in one line (the depth cap); a cut makes the answer `Unknown`, not `NoWin`.
+    pub max_fours: u8,
+}
+
+impl Default for VcfSolver {
+    fn default() -> Self {
+        VcfSolver::new()
+    }
+}
+
+impl VcfSolver {
+    /// A solver with an empty table.
+    pub fn new() -> VcfSolver {
+        let windows = Windows::new(15);
+        VcfSolver {
+            counts: Counts::new(&Board::new(15), &windows),
+            windows,
+            table: KeyMap::default(),
+            rule: None,
+            nodes: 0,
+            max_fours: 112,
+        }
+    }
+
+    /// Forgets every stored refutation and the node count.
+    pub fn clear(&mut self) {
+        self.table.clear();
+        self.nodes = 0;
+    }
+
+    fn prepare(&mut self, board: &Board, rule: Rule) {
+        if self.windows.size() != board.size() {
+            self.windows = Windows::new(board.size());
+            self.table.clear();
+        }
+        if self.rule != Some(rule) {
+            self.table.clear();
+            self.rule = Some(rule);
+        }
+        self.counts = Counts::new(board, &self.windows);
+    }
+
+    /// Searches for a VCF of `attacker` as if it were to move, and verifies a found line with
+    /// [`verify::verify_vcf`] before returning it (a line that fails is reported as `Unknown`).
+    /// The board is left as found.
+    pub fn solve(
+        &mut self,
+        board: &mut Board,
+        rule: Rule,
+        attacker: Color,
+        budget: &Budget,
+    ) -> Proof {
+        let side = board.side_to_move();
+        board.set_side_to_move(attacker);
+        let res = self.search(board, rule, attacker, self.max_fours, budget);
+        let out = match res {
+            Res::Win(line) => match verify::verify_vcf(board, rule, &line) {
+                Ok(()) => Proof::Win(line),
+                Err(_) => Proof::Unknown,
+            },
+            Res::Fail { exact: true } => Proof::NoWin,
+            Res::Fail { exact: false } | Res::Abort => Proof::Unknown,
+        };
+        board.set_side_to_move(side);
+        out
+    }
+
+    /// The raw search from the side to move (`attacker`), at most `fours` attacker fours deep.
+    /// Unverified: callers that publish a win verify it.
+    pub(crate) fn search(
+        &mut self,
+        board: &mut Board,
+        rule: Rule,
+        attacker: Color,
+        fours: u8,
+        budget: &Budget,
+    ) -> Res {
+        debug_assert_eq!(board.side_to_move(), attacker);
+        self.prepare(board, rule);
+        self.node(board, rule, attacker, fours, budget)
+    }
+
+    fn node(&mut self, b: &mut Board, rule: Rule, a: Color, depth: u8, budget: &Budget) -> Res {
+        self.nodes += 1;
+        if budget.exhausted(self.nodes) {
+            return Res::Abort;
+        }
+        let key = b.key();
+        if let Some(&d) = self.table.get(&key) {
+            if d >= depth {
+                return Res::Fail { exact: d == EXACT };
+            }
+        }
+        let d = a.opponent();
+        let s = self.counts.scan(b, &self.windows, a);
+        if let Some(f) = s.a_five.iter().find(|&q| rules::is_win_at(b, q, a, rule)) {
+            return Res::Win(vec![f]);
+        }
+        let dfive = threats::confirm_fives(b, &s.d_five, d, rule);
+        let mut cands: Vec<Pos> = match dfive.len() {
+            0 => s.a_four.iter().collect(),
+            1 if s.a_four.contains(dfive[0]) => vec![dfive[0]],
+            _ => {
+                self.table.insert(key, EXACT);
+                return Res::Fail { exact: true };
+            }
+        };
+        if depth == 0 {
+            return Res::Fail { exact: false };
+        }
+        if let Some(last) = b.last_move() {
+            cands.sort_by_key(|&p| p.chebyshev(last));
+        }
+        let mut exact = true;
+        for m in cands {
+            b.put(m, a).expect("candidate is empty");
+            let fives = threats::five_points_through(b, m, a, rule);
+            b.undo();
+            if fives.is_empty() || (a == Color::Black && rules::is_forbidden(b, m, rule)) {
+                continue;
+            }
+            self.counts.put(b, &self.windows, m, a);
+            let stops = threats::stopping_moves(b, &fives, a, rule);
+            match stops.len() {
+                0 => {
+                    let line = finish_line(b, rule, a, m, &fives);
+                    self.counts.undo(b, &self.windows);
+                    return Res::Win(line);
+                }
+                1 => {}
+                _ => {
+                    // Caro only: the defender has a choice the line format cannot show.
+                    self.counts.undo(b, &self.windows);
+                    exact = false;
+                    continue;
+                }
+            }
+            let r = stops[0];
+            self.counts.put(b, &self.windows, r, d);
+            let res = self.node(b, rule, a, depth - 1, budget);
+            self.counts.undo(b, &self.windows);
+            self.counts.undo(b, &self.windows);
+            match res {
+                Res::Win(mut line) => {
+                    line.splice(0..0, [m, r]);
+                    return Res::Win(line);
+                }
+                Res::Fail { exact: e } => exact &= e,
+                Res::Abort => return Res::Abort,
+            }
+        }
+        self.table.insert(key, if exact { EXACT } else { depth });
+        Res::Fail { exact }
+    }
+}
+
+/// The end of a line after the attacker's unstoppable four `m` (on the board): a legal block of
+/// one five point and the five that remains, or just `m` when the defender can block nothing.
+fn finish_line(b: &mut Board, rule: Rule, a: Color, m: Pos, fives: &[Pos]) -> Vec<Pos> {
+    let d = a.opponent();
+    for &r in fives {
+        if threats::legal(b, r, d, rule) {
+            b.put(r, d).expect("five point is empty");
+            let five = fives
+                .iter()
+                .copied()
+                .find(|&f| f != r && rules::is_win_at(b, f, a, rule));
+            b.undo();
+            if let Some(f) = five {
+                return vec![m, r, f];
+            }
+        }
+    }
+    vec![m]
+}
+
+/// Whether `line` (from the side to move, `a`) is still a forced win on this board, by the
+/// solver's own quick checks. A fast filter for callers that re-prove after a change; a `true`
+/// here is re-checked by the verifier before anything is published.
+pub(crate) fn replay_line(b: &mut Board, rule: Rule, a: Color, line: &[Pos]) -> bool {
+    let d = a.opponent();
+    let mut played = 0;
+    let mut ok = false;
+    let mut i = 0;
+    while i < line.len() {
+        let m = line[i];
+        if !b.is_empty_at(m) || (a == Color::Black && rules::is_forbidden(b, m, rule)) {
+            break;
+        }
+        if rules::is_win_at(b, m, a, rule) {
+            ok = i + 1 == line.len();
+            break;
+        }
+        b.put(m, a).expect("checked empty");
+        played += 1;
+        let fives = threats::five_points_through(b, m, a, rule);
+        if fives.is_empty() || defender_has_five(b, d, rule) {
+            break;
+        }
+        let stops = threats::stopping_moves(b, &fives, a, rule);
+        if i + 1 == line.len() {
+            ok = stops.is_empty();
+            break;
+        }
+        let r = line[i + 1];
+        if !(stops.is_empty() || stops == [r]) || !b.is_empty_at(r) {
+            break;
+        }
+        b.put(r, d).expect("checked empty");
+        played += 1;
+        i += 2;
+    }
+    for _ in 0..played {
+        b.undo();
+    }
+    ok
+}
+
+/// Whether colour `d` has a five point anywhere (a full check around its stones).
+fn defender_has_five(b: &Board, d: Color, rule: Rule) -> bool {
+    b.stones(d).iter().any(|p| {
+        Direction::ALL.iter().any(|&dir| {
+            (-4..=4).any(|s| {
+                p.offset(dir, s, b.size())
+                    .is_some_and(|q| b.at(q).is_none() && rules::wins_in_dir(b, q, dir, d, rule))
+            })
+        })
+    })
+}
+
+/// Searches for a VCF of `attacker` (as if it were to move) with a fresh solver; see
+/// [`VcfSolver::solve`].
+pub fn find_vcf(board: &mut Board, rule: Rule, attacker: Color, budget: &Budget) -> Proof {
+    VcfSolver::new().solve(board, rule, attacker, budget)
+}
+
+/// The opponent's VCF threat against `me` and the moves of mine that break it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Breakers {
+    /// The opponent's VCF if it were to move.
+    pub threat: Proof,
+    /// My legal moves after which the opponent provably has no VCF (empty unless `threat` is
+    /// a win).
+    pub moves: Vec<Pos>,
+    /// Candidate moves whose re-proof ran out of budget (neither claimed nor excluded).
+    pub unknown: Vec<Pos>,
+}
+
+/// Whether the opponent of `me` has a VCF if it were to move, and which of my moves break it:
+/// every candidate that could touch the threat line (its cells and the line neighbourhoods of
+/// them, plus my own fours) is played and the opponent's VCF re-proved; only moves after which
+/// it is proved `NoWin` are returned. The board is left as found.
+pub fn vcf_breakers(
+    solver: &mut VcfSolver,
+    board: &mut Board,
+    rule: Rule,
+    me: Color,
+    budget: &Budget,
+) -> Breakers {
+    let opp = me.opponent();
+    let threat = solver.solve(board, rule, opp, budget);
+    let Proof::Win(line) = &threat else {
+        return Breakers {
+            threat,
+            moves: Vec::new(),
+            unknown: Vec::new(),
+        };
+    };
+    let side = board.side_to_move();
+    let cands = line_region(board, line);
+    let mut moves = Vec::new();
+    let mut unknown = Vec::new();
+    for q in cands {
+        if !threats::legal(board, q, me, rule) {
+            continue;
+        }
+        board.put(q, me).expect("legal move");
+        board.set_side_to_move(opp);
+        let still = if replay_line(board, rule, opp, line) {
+            Res::Win(Vec::new())
+        } else {
+            solver.search(board, rule, opp, solver.max_fours, budget)
+        };
+        board.undo();
+        match still {
+            Res::Fail { exact: true } => moves.push(q),
+            Res::Win(_) => {}
+            Res::Fail { exact: false } | Res::Abort => unknown.push(q),
+        }
+    }
+    board.set_side_to_move(side);
+    Breakers {
+        threat,
+        moves,
+        unknown,
+    }
+}
+
+/// The empty cells that could change whether `line` still works: every empty cell within five
+/// steps along the four lines through each cell of the line (which covers its five points,
+/// blocks at far ends, and stones that would turn a forced reply into a counter-four), plus
+/// every cell within two steps of a line cell (renju shapes around the attacker's points).
+pub(crate) fn line_region(board: &Board, line: &[Pos]) -> Vec<Pos> {
+    let mut seen = crate::board::BitBoard::EMPTY;
+    let mut out = Vec::new();
+    let size = board.size();
+    let mut add = |q: Pos, out: &mut Vec<Pos>| {
+        if board.at(q).is_none() && !seen.contains(q) {
+            seen.insert(q);
+            out.push(q);
+        }
+    };
+    for &p in line {
+        add(p, &mut out);
+        for dir in Direction::ALL {
+            for s in (-5..=5).filter(|&s| s != 0) {
+                if let Some(q) = p.offset(dir, s, size) {
+                    add(q, &mut out);
+                }
+            }
+        }
+        for dy in -2i64..=2 {
+            for dx in -2i64..=2 {
+                if let Some(q) = board.pos(p.x() as i64 + dx, p.y() as i64 + dy) {
+                    add(q, &mut out);
+                }
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn board(pic: &str) -> Board {
+        Board::from_picture(pic).unwrap()
+    }
+
+    #[test]
+    fn simple_four_three_and_no_win() {
+        // Black: a three on row 7 and a three on column 3 meeting at (3,7)... a four then a
+        // four-three wins; with a white stone blocking the vertical, no VCF is left.
+        let pic = "\
+            . . . . . . . . . . .\n\
+            . . . . . . . . . . .\n\
+            . . . . . . . . . . .\n\
+            . . . X . . . . . . .\n\
+            . . . X . . . . . . .\n\
+            . . . X . . . . . . .\n\
+            . . . . . . . . . . .\n\
+            . . . . X X X . . . .\n\
+            . . . . . . . . . . O\n\
+            . . . . . . . . O . O\n\
+            . . . . . . . . . O O\n";
+        let mut b = board(pic);
+        b.set_side_to_move(Color::Black);
+        let p = find_vcf(&mut b, Rule::Freestyle, Color::Black, &Budget::unlimited());
+        let Proof::Win(line) = p else {
+            panic!("expected a win, got {p:?}")
+        };
+        assert_eq!(line.len() % 2, 1, "{line:?}");
+        verify::verify_vcf(&b, Rule::Freestyle, &line).unwrap();
+        // White has a three in column 10 and scattered stones: no VCF.
+        let pw = find_vcf(&mut b, Rule::Freestyle, Color::White, &Budget::unlimited());
+        assert_eq!(pw, Proof::NoWin);
+    }
+}

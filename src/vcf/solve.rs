@@ -1,0 +1,176 @@
+//! `pbrain-bango solve --vcf|--vct [--time MS] [--check] FILE`: solves every puzzle line of a
+//! file (format in the shared data README) with the side to move and rule of each line.
+//!
+//! Prints one line per puzzle — `win x,y <plies> <ms>`, `none <ms>` (proved: no such win) or
+//! `unknown <ms>` (out of time) — then `solved N/M` and the timing summary. Each win printed
+//! has been verified ([`super::verify`]) and its time includes the verification. With `--check`
+//! the first move of each win is compared with the listed answers (when the line has any) and
+//! mismatches are reported; the exit code is then 1 if any puzzle mismatched or was unsolved.
+
+use super::vct::{VctOptions, VctProof, VctSolver};
+use super::{Budget, Proof, VcfSolver};
+use crate::notation::Puzzle;
+use clap::Parser;
+use std::time::{Duration, Instant};
+
+#[derive(Parser, Debug)]
+#[command(name = "pbrain-bango solve", about = "Solve VCF / VCT puzzle files")]
+struct Args {
+    /// Search for victory by continuous fours.
+    #[arg(long, conflicts_with = "vct", required_unless_present = "vct")]
+    vcf: bool,
+    /// Search for victory by continuous threats (fours and threes).
+    #[arg(long)]
+    vct: bool,
+    /// Time per puzzle in milliseconds.
+    #[arg(long, default_value_t = 1000)]
+    time: u64,
+    /// Compare each win's first move with the listed answers.
+    #[arg(long)]
+    check: bool,
+    /// Solve only every K-th puzzle (1 = all).
+    #[arg(long, default_value_t = 1)]
+    stride: usize,
+    /// Solve at most N puzzles.
+    #[arg(long)]
+    limit: Option<usize>,
+    /// Print only the summary.
+    #[arg(long, short)]
+    quiet: bool,
+    /// The puzzle file.
+    file: std::path::PathBuf,
+}
+
+/// Runs the solver command on `args` (without the `solve` word); returns the exit code.
+pub fn solve_cli(args: &[String]) -> u8 {
+    let args = match Args::try_parse_from(
+        std::iter::once("pbrain-bango solve".to_string()).chain(args.iter().cloned()),
+    ) {
+        Ok(a) => a,
+        Err(e) => {
+            let _ = e.print();
+            return if e.use_stderr() { 2 } else { 0 };
+        }
+    };
+    let text = match std::fs::read_to_string(&args.file) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("{}: {e}", args.file.display());
+            return 2;
+        }
+    };
+    let mut puzzles = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        match Puzzle::parse(line) {
+            Ok(Some(p)) => puzzles.push((i + 1, p)),
+            Ok(None) => {}
+            Err(e) => {
+                eprintln!("line {}: {e}", i + 1);
+                return 2;
+            }
+        }
+    }
+    let stride = args.stride.max(1);
+    let chosen: Vec<_> = puzzles
+        .into_iter()
+        .step_by(stride)
+        .take(args.limit.unwrap_or(usize::MAX))
+        .collect();
+
+    let mut vcf = VcfSolver::new();
+    let mut times = Vec::with_capacity(chosen.len());
+    let (mut wins, mut nones, mut unknowns, mut mismatches, mut bad) = (0, 0, 0, 0, 0);
+    for (lineno, p) in &chosen {
+        let mut board = match p.board() {
+            Ok(b) => b,
+            Err(e) => {
+                println!("error line {lineno}: {e}");
+                bad += 1;
+                continue;
+            }
+        };
+        let start = Instant::now();
+        let budget = Budget::until(start + Duration::from_millis(args.time));
+        // Fresh tables per puzzle: each line is independent and tables would only grow.
+        vcf.clear();
+        let result = if args.vcf {
+            match vcf.solve(&mut board, p.rule, p.side, &budget) {
+                Proof::Win(line) => Some((line[0], line.len())),
+                Proof::NoWin => None,
+                Proof::Unknown => {
+                    unknowns += 1;
+                    report(args.quiet, &format!("unknown {}", ms(start)));
+                    times.push(start.elapsed());
+                    continue;
+                }
+            }
+        } else {
+            let mut s = VctSolver::new(VctOptions::default());
+            match s.solve(&mut board, p.rule, p.side, &budget) {
+                VctProof::Win(t) => Some((t.attack, t.depth())),
+                VctProof::NoWin => None,
+                VctProof::Unknown => {
+                    unknowns += 1;
+                    report(args.quiet, &format!("unknown {}", ms(start)));
+                    times.push(start.elapsed());
+                    continue;
+                }
+            }
+        };
+        let t = start.elapsed();
+        times.push(t);
+        if std::env::var_os("BANGO_SOLVE_NODES").is_some() {
+            eprintln!("nodes {}", vcf.nodes);
+        }
+        match result {
+            Some((first, plies)) => {
+                wins += 1;
+                report(
+                    args.quiet,
+                    &format!("win {first} {plies} {}", t.as_millis()),
+                );
+                if args.check && !p.answers.is_empty() && !p.answers.contains(&first) {
+                    mismatches += 1;
+                    println!(
+                        "mismatch line {lineno}: played {first}, answers {:?}",
+                        p.answers
+                    );
+                }
+            }
+            None => {
+                nones += 1;
+                report(args.quiet, &format!("none {}", t.as_millis()));
+            }
+        }
+    }
+    let total = chosen.len();
+    println!("solved {wins}/{total}");
+    times.sort();
+    let median = times.get(times.len() / 2).copied().unwrap_or_default();
+    let worst = times.last().copied().unwrap_or_default();
+    let within = |ms: u64| times.iter().filter(|t| t.as_millis() as u64 <= ms).count();
+    println!(
+        "none {nones} unknown {unknowns} errors {bad} mismatches {mismatches}; \
+         median {:.1} ms, worst {:.1} ms; finished within 100 ms {}, 1 s {}, 5 s {}",
+        median.as_secs_f64() * 1e3,
+        worst.as_secs_f64() * 1e3,
+        within(100),
+        within(1000),
+        within(5000),
+    );
+    if args.check && (mismatches > 0 || wins < total || bad > 0) {
+        1
+    } else {
+        0
+    }
+}
+
+fn ms(start: Instant) -> u128 {
+    start.elapsed().as_millis()
+}
+
+fn report(quiet: bool, s: &str) {
+    if !quiet {
+        println!("{s}");
+    }
+}

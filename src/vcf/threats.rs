@@ -1,0 +1,329 @@
+//! Rule-aware threat detection for one colour: where a stone makes a five, a four, or a
+//! three-like shape, found by scanning every five-cell window of every line.
+//!
+//! A window is five consecutive cells of one line. A colour can only ever make five inside a
+//! window that holds none of the opponent's stones, so counting each colour per window gives
+//! cheap, complete *supersets*: a point that makes a five lies in a window with four own stones
+//! and one empty cell, a point that makes a four in a window with three own stones and two empty
+//! cells, and a point that makes a three (or any shape one move from a four) in a window with two
+//! own stones. Every superset member is then confirmed with [`rules::wins_in_dir`], so the rule
+//! (exact five, renju overlines, caro's blocked ends) decides, never the window count.
+//!
+//! Invariant: nothing here leaves the board changed; trial stones are always taken back.
+
+use crate::board::{BitBoard, Board, Color, Direction, Pos};
+use crate::rules::{self, Rule};
+
+/// Every five-cell window of one board size, as cell indices, and for each cell the windows
+/// that hold it.
+#[derive(Clone, Debug)]
+pub struct Windows {
+    size: usize,
+    cells: Vec<[Pos; 5]>,
+    /// `of_cell[start[p]..start[p + 1]]` are the windows holding cell `p`.
+    of_cell: Vec<u32>,
+    start: Vec<u32>,
+}
+
+impl Windows {
+    /// All windows of a board of side `size`.
+    pub fn new(size: usize) -> Windows {
+        let mut cells = Vec::new();
+        for y in 0..size {
+            for x in 0..size {
+                let start = Pos::new(x, y);
+                for d in Direction::ALL {
+                    if start.offset(d, 4, size).is_some() {
+                        let mut w = [start; 5];
+                        for (i, c) in w.iter_mut().enumerate() {
+                            *c = start.offset(d, i as i32, size).expect("checked end");
+                        }
+                        cells.push(w);
+                    }
+                }
+            }
+        }
+        let mut lists = vec![Vec::new(); crate::board::CELLS];
+        for (i, w) in cells.iter().enumerate() {
+            for p in w {
+                lists[p.index()].push(i as u32);
+            }
+        }
+        let mut start = Vec::with_capacity(lists.len() + 1);
+        let mut of_cell = Vec::new();
+        for l in &lists {
+            start.push(of_cell.len() as u32);
+            of_cell.extend_from_slice(l);
+        }
+        start.push(of_cell.len() as u32);
+        Windows {
+            size,
+            cells,
+            of_cell,
+            start,
+        }
+    }
+
+    fn of(&self, p: Pos) -> &[u32] {
+        &self.of_cell[self.start[p.index()] as usize..self.start[p.index() + 1] as usize]
+    }
+
+    /// The board side these windows belong to.
+    pub fn size(&self) -> usize {
+        self.size
+    }
+}
+
+/// Candidate points of one scan, for the attacker `a` and its opponent `d`. Supersets: each
+/// point still has to be confirmed by playing it.
+#[derive(Clone, Debug, Default)]
+pub struct Scan {
+    /// Points that may complete a five for the attacker.
+    pub a_five: BitBoard,
+    /// Points that may make a four for the attacker.
+    pub a_four: BitBoard,
+    /// Points that may make a three for the attacker (two own stones in a clean window).
+    pub a_three: BitBoard,
+    /// Points that may complete a five for the opponent.
+    pub d_five: BitBoard,
+    /// Points that may make a four for the opponent.
+    pub d_four: BitBoard,
+}
+
+/// Stone counts per colour of every window, kept in step with the board by [`Counts::put`]
+/// and [`Counts::undo`] so that a scan reads two bytes per window instead of five cells.
+/// Invariant: equal to a fresh [`Counts::new`] of the board whenever the owner reads it.
+#[derive(Clone, Debug)]
+pub struct Counts {
+    n: Vec<[u8; 2]>,
+}
+
+impl Counts {
+    /// The counts of `board`.
+    pub fn new(board: &Board, windows: &Windows) -> Counts {
+        let n = windows
+            .cells
+            .iter()
+            .map(|w| {
+                let mut c = [0u8; 2];
+                for &p in w {
+                    if let Some(col) = board.at(p) {
+                        c[col.index()] += 1;
+                    }
+                }
+                c
+            })
+            .collect();
+        Counts { n }
+    }
+
+    /// Places a stone of `c` at `p` on the board and in the counts.
+    pub fn put(&mut self, board: &mut Board, windows: &Windows, p: Pos, c: Color) {
+        board.put(p, c).expect("counted stone on an empty point");
+        for &w in windows.of(p) {
+            self.n[w as usize][c.index()] += 1;
+        }
+    }
+
+    /// Takes back the board's last stone, in the counts too.
+    pub fn undo(&mut self, board: &mut Board, windows: &Windows) {
+        let (p, c) = *board.history().last().expect("a stone to undo");
+        board.undo();
+        for &w in windows.of(p) {
+            self.n[w as usize][c.index()] -= 1;
+        }
+    }
+
+    /// [`scan`] from the counts.
+    pub fn scan(&self, board: &Board, windows: &Windows, a: Color) -> Scan {
+        let mut s = Scan::default();
+        let (ai, di) = (a.index(), a.opponent().index());
+        for (w, c) in windows.cells.iter().zip(self.n.iter()) {
+            let target = match (c[ai], c[di]) {
+                (4, 0) => &mut s.a_five,
+                (3, 0) => &mut s.a_four,
+                (2, 0) => &mut s.a_three,
+                (0, 4) => &mut s.d_five,
+                (0, 3) => &mut s.d_four,
+                _ => continue,
+            };
+            for &p in w {
+                if board.at(p).is_none() {
+                    target.insert(p);
+                }
+            }
+        }
+        s
+    }
+}
+
+/// One pass over every window, sorting empty cells into [`Scan`]'s supersets.
+pub fn scan(board: &Board, windows: &Windows, a: Color) -> Scan {
+    debug_assert_eq!(board.size(), windows.size);
+    let mut s = Scan::default();
+    for w in &windows.cells {
+        let (mut na, mut nd) = (0u8, 0u8);
+        for &p in w {
+            match board.at(p) {
+                Some(c) if c == a => na += 1,
+                Some(_) => nd += 1,
+                None => {}
+            }
+        }
+        let target = match (na, nd) {
+            (4, 0) => &mut s.a_five,
+            (3, 0) => &mut s.a_four,
+            (2, 0) => &mut s.a_three,
+            (0, 4) => &mut s.d_five,
+            (0, 3) => &mut s.d_four,
+            _ => continue,
+        };
+        for &p in w {
+            if board.at(p).is_none() {
+                target.insert(p);
+            }
+        }
+    }
+    s
+}
+
+/// The points where colour `c` wins at once under `rule`, confirmed from a superset.
+pub fn confirm_fives(board: &Board, cands: &BitBoard, c: Color, rule: Rule) -> Vec<Pos> {
+    cands
+        .iter()
+        .filter(|&q| rules::is_win_at(board, q, c, rule))
+        .collect()
+}
+
+/// Every point where colour `c` wins at once under `rule` (a full window scan).
+pub fn five_points(board: &Board, windows: &Windows, c: Color, rule: Rule) -> Vec<Pos> {
+    let s = scan(board, windows, c);
+    confirm_fives(board, &s.a_five, c, rule)
+}
+
+/// The empty points on the four lines through the stone at `p` (of colour `c`) where one more
+/// stone of `c` wins. After a stone is placed, its new five points all lie on these lines.
+pub fn five_points_through(board: &Board, p: Pos, c: Color, rule: Rule) -> Vec<Pos> {
+    let mut out: Vec<Pos> = Vec::new();
+    for d in Direction::ALL {
+        for s in (-4..=4).filter(|&s| s != 0) {
+            if let Some(q) = p.offset(d, s, board.size()) {
+                if board.at(q).is_none()
+                    && rules::wins_in_dir(board, q, d, c, rule)
+                    && !out.contains(&q)
+                {
+                    out.push(q);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Whether colour `c` may play at the empty point `p` under `rule` (renju forbids some black
+/// points; a five is never forbidden).
+pub fn legal(board: &mut Board, p: Pos, c: Color, rule: Rule) -> bool {
+    board.is_empty_at(p) && !(c == Color::Black && rules::is_forbidden(board, p, rule))
+}
+
+/// After the attacker's stones made the five points `fives`, the defender's moves that leave
+/// the attacker no five: the cells that stop every one of them, legal for `def`. Under every
+/// rule but caro only a five point itself can stop a five; under caro a stone at the far end of
+/// the five can also close it at both ends, so the cells around each five point are tried too.
+pub fn stopping_moves(board: &mut Board, fives: &[Pos], att: Color, rule: Rule) -> Vec<Pos> {
+    let def = att.opponent();
+    let mut cands: Vec<Pos> = fives.to_vec();
+    if rule == Rule::Caro {
+        for &f in fives {
+            for d in Direction::ALL {
+                for s in (-5..=5).filter(|&s| s != 0) {
+                    if let Some(q) = f.offset(d, s, board.size()) {
+                        if board.at(q).is_none() && !cands.contains(&q) {
+                            cands.push(q);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    let mut out = Vec::new();
+    for q in cands {
+        board.put(q, def).expect("empty candidate");
+        let stopped = fives
+            .iter()
+            .all(|&f| f == q || !rules::is_win_at(board, f, att, rule));
+        board.undo();
+        if stopped && legal(board, q, def, rule) {
+            out.push(q);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn board(pic: &str) -> Board {
+        Board::from_picture(pic).unwrap()
+    }
+
+    const EMPTY9: &str = ". . . . . . . . .\n";
+
+    #[test]
+    fn windows_count_matches_geometry() {
+        // Per direction: horizontal and vertical (n-4)*n each, both diagonals (n-4)^2 each.
+        for n in [5usize, 9, 15, 20] {
+            let w = Windows::new(n);
+            assert_eq!(w.cells.len(), 2 * (n - 4) * n + 2 * (n - 4) * (n - 4));
+        }
+    }
+
+    #[test]
+    fn fives_fours_and_overlines_by_rule() {
+        let pic = format!(
+            "{}{}{}X X X . X . . . .\n{}{}{}{}{}",
+            EMPTY9, EMPTY9, EMPTY9, EMPTY9, EMPTY9, EMPTY9, EMPTY9, EMPTY9
+        );
+        let b = board(&pic);
+        let w = Windows::new(9);
+        // XXX.X: (3,3) makes five in every rule.
+        for r in Rule::ALL {
+            assert_eq!(
+                five_points(&b, &w, Color::Black, r),
+                vec![Pos::new(3, 3)],
+                "{r}"
+            );
+        }
+        // XXXX.X. : (4,3) makes six: a win only in freestyle.
+        let pic6 = pic.replace("X X X . X . . . .", "X X X X . X . . .");
+        let b6 = board(&pic6);
+        assert_eq!(
+            five_points(&b6, &w, Color::Black, Rule::Freestyle),
+            vec![Pos::new(4, 3)]
+        );
+        assert!(five_points(&b6, &w, Color::Black, Rule::Standard).is_empty());
+        assert!(five_points(&b6, &w, Color::Black, Rule::Renju).is_empty());
+        let s = scan(&b, &w, Color::Black);
+        assert!(s.a_five.contains(Pos::new(3, 3)));
+        assert!(s.d_five.is_empty());
+    }
+
+    #[test]
+    fn caro_block_at_far_end_counts() {
+        // O X X X . . : the five point (4,0) closed at (5,0) makes a blocked five under caro.
+        let mut b = board(
+            "O X X X X . . . .\n. . . . . . . . .\n. . . . . . . . .\n. . . . . . . . .\n\
+             . . . . . . . . .\n. . . . . . . . .\n. . . . . . . . .\n. . . . . . . . .\n\
+             . . . . . . . . .\n",
+        );
+        let fives = vec![Pos::new(5, 0)];
+        let mut stops = stopping_moves(&mut b, &fives, Color::Black, Rule::Caro);
+        stops.sort();
+        assert_eq!(stops, vec![Pos::new(5, 0), Pos::new(6, 0)]);
+        assert_eq!(
+            stopping_moves(&mut b, &fives, Color::Black, Rule::Standard),
+            vec![Pos::new(5, 0)]
+        );
+    }
+}
