@@ -30,7 +30,8 @@ pub struct GameConfig {
     pub size: usize,
     /// The rule, sent as `INFO rule` bits and enforced by the referee.
     pub rule: Rule,
-    /// Default per-move budget in ms; 0 = no per-move limit.
+    /// Default per-move budget in ms; 0 = no per-move limit (with no game clock either, the
+    /// brains are told to play at once and nothing is timed).
     pub tc_turn_ms: u64,
     /// Default whole-game budget in ms per engine; 0 = no game clock.
     pub tc_match_ms: u64,
@@ -214,7 +215,16 @@ impl Side<'_> {
             .map_err(|e| fail(Reason::StartFailed, format!("cannot start: {e}")))?;
         let mut lines = vec![
             format!("START {}", cfg.size),
-            format!("INFO timeout_turn {}", self.turn_ms),
+            // `timeout_turn 0` tells a brain to answer at once; with only a game clock the
+            // game's budget is the most a move may take.
+            format!(
+                "INFO timeout_turn {}",
+                if self.turn_ms > 0 {
+                    self.turn_ms
+                } else {
+                    self.match_ms
+                }
+            ),
             format!("INFO timeout_match {}", self.match_ms),
             format!("INFO max_memory {}", cfg.max_memory),
             "INFO game_type 1".to_string(),
