@@ -347,6 +347,10 @@ fn engine_arguments() {
     assert_eq!(e.name, "pbrain-bango:random");
     assert_eq!(e.cmd, "env BANGO_ALGO=random ./target/release/pbrain-bango");
     assert_eq!(e.tc_turn_ms, None);
+    assert_eq!(
+        EngineSpec::parse("bash /tmp/x/fake.sh good").unwrap().name,
+        "fake.sh"
+    );
     let e = EngineSpec::parse(
         "name=x,tc-turn=200,tc-match=5000,threads=2,info=hash_size 1024,info=caution_factor 2,cmd=prog --list 1,2",
     )

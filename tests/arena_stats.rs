@@ -21,6 +21,10 @@ fn elo_of_a_score() {
     // s = 0.5 -> 0; s = 0.75 -> -400·log10(1/3) = 400·0.477121 = 190.849;
     // s = 0.25 -> -190.849 (the model is symmetric).
     close(score_to_elo(0.5), 0.0, 1e-12);
+    assert!(
+        score_to_elo(0.5).is_sign_positive(),
+        "reports say 0.0, not -0.0"
+    );
     close(score_to_elo(0.75), 190.848_501_9, 1e-6);
     close(score_to_elo(0.25), -190.848_501_9, 1e-6);
     // elo_to_score inverts it: 1 / (1 + 10^(-190.8485/400)) = 1 / (1 + 1/3) = 0.75.

@@ -102,15 +102,24 @@ impl EngineSpec {
     }
 }
 
-/// A readable name for a command: the value of a `BANGO_ALGO=` setting if present, else the
-/// file name of the program.
+/// Launchers skipped when naming an engine after its program.
+const LAUNCHERS: [&str; 8] = [
+    "env", "exec", "nice", "sh", "bash", "python", "python3", "wine",
+];
+
+/// A readable name for a command: the file name of the program (past launchers such as `env`
+/// or `bash`), with the value of a `BANGO_ALGO=` setting appended if present.
 fn default_name(cmd: &str) -> String {
     let mut algo = None;
     let mut prog = None;
     for tok in cmd.split_whitespace() {
         if let Some(a) = tok.strip_prefix("BANGO_ALGO=") {
             algo = Some(a.to_string());
-        } else if tok != "env" && !tok.contains('=') && prog.is_none() {
+        } else if !LAUNCHERS.contains(&tok)
+            && !tok.contains('=')
+            && !tok.starts_with('-')
+            && prog.is_none()
+        {
             prog = Some(tok.rsplit('/').next().unwrap_or(tok).to_string());
         }
     }

@@ -92,7 +92,8 @@ pub fn score_to_elo(s: f64) -> f64 {
     } else if s >= 1.0 {
         f64::INFINITY
     } else {
-        -400.0 * (1.0 / s - 1.0).log10()
+        // Adding +0.0 turns the -0.0 of an even score into 0.
+        -400.0 * (1.0 / s - 1.0).log10() + 0.0
     }
 }
 
