@@ -88,6 +88,11 @@ fn fake_dir(test: &str) -> PathBuf {
 fn fake(dir: &std::path::Path, mode: &str) -> EngineSpec {
     let mut e = EngineSpec::command(&format!("bash {}/fake.sh {mode}", dir.display()));
     e.name = mode.to_string();
+    // The well-behaved fake gets a roomy clock of its own, so that a loaded machine cannot
+    // make it lose on time; the tight match clock is for the misbehaving side.
+    if mode == "good" {
+        e.tc_turn_ms = Some(10_000);
+    }
     e
 }
 
@@ -98,7 +103,7 @@ fn fast() -> GameConfig {
         tc_turn_ms: 100,
         tc_match_ms: 0,
         tolerance_ms: 150,
-        grace_ms: 300,
+        grace_ms: 1000,
         start_timeout_ms: 5000,
         max_memory: 0,
         max_moves: 0,
@@ -176,7 +181,7 @@ fn misbehaves(
 #[test]
 fn too_slow_loses_on_time() {
     // The slow fake answers after 0.4 s; the budget is 100 ms + 150 ms tolerance, and the
-    // grace of 300 ms lets the arena see the late answer.
+    // grace of 1000 ms lets the arena see the late answer.
     let g = misbehaves("slow", Color::White, &fast(), Reason::TimeForfeit);
     assert_eq!(g.moves.len(), 1, "only black's first move counts");
     assert!(g.detail.contains("budget 100 ms"), "{}", g.detail);
@@ -584,7 +589,12 @@ fn the_sprt_stops_a_match_once_it_decides() {
 fn the_command_line() {
     let dir = fake_dir("cli");
     let out = dir.join("out");
-    let engine = |mode: &str| format!("name={mode},cmd=bash {}/fake.sh {mode}", dir.display());
+    let engine = |mode: &str| {
+        format!(
+            "name={mode},tc-turn=10000,cmd=bash {}/fake.sh {mode}",
+            dir.display()
+        )
+    };
     let args: Vec<String> = [
         "--games",
         "2",
@@ -624,4 +634,12 @@ fn the_command_line() {
         bango::arena::cli(&["--rule".into(), "chess".into(), "a".into(), "b".into()]),
         2
     );
+}
+
+#[test]
+fn json_strings_are_escaped() {
+    use bango::arena::record::{json_num, json_str};
+    assert_eq!(json_str("a\"b\\c\nd\u{1}é"), r#""a\"b\\c\nd\u0001é""#);
+    assert_eq!(json_num(f64::INFINITY), "null");
+    assert_eq!(json_num(70.436_503), "70.44");
 }

@@ -240,7 +240,12 @@ impl Match {
                 let rep = &mut reports[sg.pairing];
                 tally(rep, sg, &rec, pairings[sg.pairing].0);
                 if let Some(s) = &self.sprt {
-                    let d = s.decide(&rep.wdl);
+                    // A decision stands: games still running when it came are counted in the
+                    // LLR but do not reopen the test.
+                    let d = match rep.sprt {
+                        Some((_, d)) if d != SprtDecision::Continue => d,
+                        _ => s.decide(&rep.wdl),
+                    };
                     rep.sprt = Some((s.llr(&rep.wdl), d));
                     if d != SprtDecision::Continue {
                         stop.store(true, Ordering::SeqCst);
