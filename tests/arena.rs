@@ -643,3 +643,21 @@ fn json_strings_are_escaped() {
     assert_eq!(json_num(f64::INFINITY), "null");
     assert_eq!(json_num(70.436_503), "70.44");
 }
+
+#[test]
+fn random_openings_are_legal_under_renju() {
+    use bango::arena::openings::{check_opening, random_opening};
+    use bango::arena::rng::SplitMix64;
+    let mut rng = SplitMix64::new(11);
+    let mut distinct = std::collections::HashSet::new();
+    for _ in 0..200 {
+        // Nine stones packed into a 5x5 box: fives and forbidden points are possible, and must
+        // never be produced.
+        let o = random_opening(&mut rng, 9, 2, 15, Rule::Renju);
+        assert_eq!(o.len(), 9);
+        assert!(o.iter().all(|p| p.chebyshev(Pos::new(7, 7)) <= 2));
+        assert!(check_opening(&o, 15, Rule::Renju).is_some(), "{o:?}");
+        distinct.insert(o);
+    }
+    assert!(distinct.len() > 190);
+}
