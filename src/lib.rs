@@ -6,10 +6,12 @@
 //! - [`notation`]: the puzzle and opening line formats of the shared data.
 //! - [`limits`]: the clock and the depth/node caps of one move.
 //! - [`algo`]: the move-choosing trait and its registry (`BANGO_ALGO`).
+//! - [`book`]: opening books, their tools, the classical openings.
 //! - [`vcf`]: threat-space proof search.
 //! - [`protocol`]: the Gomocup session over stdin/stdout or TCP.
 //! - [`arena`]: matches between brains.
 //! - [`tt`]: the transposition table shared by search workers.
+//! - [`smp`]: launching N search workers on a dedicated pool and choosing their answer.
 //! - [`bench`]: the fixed-depth node-count signature.
 #![deny(missing_docs)]
 
@@ -17,9 +19,11 @@ pub mod algo;
 pub mod arena;
 pub mod bench;
 pub mod board;
+pub mod book;
 pub mod limits;
 pub mod notation;
 pub mod protocol;
 pub mod rules;
+pub mod smp;
 pub mod tt;
 pub mod vcf;

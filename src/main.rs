@@ -7,6 +7,7 @@
 //! pbrain-bango arena [options] ENGINE ENGINE...   play matches between brains
 //! pbrain-bango bench [options]     fixed-depth search signature (nodes, nps)
 //! pbrain-bango solve --vcf|--vct [--time MS] FILE   solve puzzle files
+//! pbrain-bango book validate FILE | gen-classic    opening book tools
 //! ```
 
 use std::process::ExitCode;
@@ -20,6 +21,7 @@ fn main() -> ExitCode {
         Some("arena") => bango::arena::cli(rest),
         Some("bench") => bango::bench::cli(rest),
         Some("solve") => bango::vcf::solve_cli(rest),
+        Some("book") => bango::book::cli::cli(rest),
         Some("-h" | "--help" | "help") => {
             println!("{}", USAGE);
             0
@@ -43,4 +45,5 @@ usage: pbrain-bango [COMMAND]
   arena [options] ENGINE ENGINE...       match brains against each other
   bench [options]                 fixed-depth search signature
   solve --vcf|--vct [--time MS] FILE     solve puzzle files
+  book validate FILE | gen-classic [--size N] [--out FILE]   opening book tools
 environment: BANGO_ALGO (algorithm), BANGO_SMP (search workers), BANGO_DATA (data folder)";

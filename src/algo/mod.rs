@@ -12,6 +12,7 @@ use crate::rules::Rule;
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 
+pub mod idle;
 pub mod random;
 
 /// Engine settings that outlive a single move (from `INFO` and the environment).
@@ -73,7 +74,7 @@ pub trait Algorithm: Send {
 
 /// The algorithm names the registry knows, default first.
 pub fn names() -> &'static [&'static str] {
-    &["random"]
+    &["random", "idle"]
 }
 
 /// The default algorithm's name.
@@ -84,9 +85,19 @@ pub fn default_name() -> &'static str {
 /// Builds the algorithm called `name`, or `None` if there is no such algorithm.
 pub fn by_name(name: &str) -> Option<Box<dyn Algorithm>> {
     match name.trim().to_ascii_lowercase().as_str() {
-        "random" => Some(Box::new(random::Random::new(0x0062_616e_676f))),
+        "random" => Some(Box::new(random::Random::new(seed_from_env()))),
+        "idle" => Some(Box::new(idle::Idle::new(seed_from_env()))),
         _ => None,
     }
+}
+
+/// The seed of randomised algorithms: `BANGO_SEED` (a decimal u64) when set, else a fixed one,
+/// so that runs are reproducible either way.
+pub fn seed_from_env() -> u64 {
+    std::env::var("BANGO_SEED")
+        .ok()
+        .and_then(|s| s.trim().parse().ok())
+        .unwrap_or(0x0062_616e_676f)
 }
 
 /// The algorithm chosen by `BANGO_ALGO` (the default when unset). An unknown name falls back to
