@@ -556,6 +556,14 @@ fn a_match_writes_records_and_a_summary() {
             ["-1", g.black.as_str(), g.white.as_str(), "-1"]
         );
     }
+    // The fakes' MESSAGE lines, one per move, are kept in a log beside the record.
+    let (sg, g) = &r.games[0];
+    let log = std::fs::read_to_string(out.join(format!("game-{:04}.log", sg.index + 1))).unwrap();
+    assert_eq!(log.lines().count(), g.moves.len());
+    assert!(
+        log.starts_with(&format!("{}: MESSAGE scanning", g.black)),
+        "{log}"
+    );
     let summary = std::fs::read_to_string(out.join("summary.json")).unwrap();
     assert!(summary.contains("\"a\": \"a\", \"b\": \"b\""), "{summary}");
     assert!(summary.contains(&format!(

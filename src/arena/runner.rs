@@ -252,9 +252,8 @@ impl Match {
                     }
                 }
                 if let Some(dir) = &self.out {
-                    let path = dir.join(game_file(sg.index));
-                    if let Err(e) = std::fs::write(&path, psq(&rec)) {
-                        error = Some(format!("{}: {e}", path.display()));
+                    if let Err(e) = write_game(dir, sg.index, &rec) {
+                        error = Some(e);
                         stop.store(true, Ordering::SeqCst);
                     }
                 }
@@ -294,6 +293,32 @@ impl Match {
 /// The record file name of the game at schedule position `index`.
 pub fn game_file(index: usize) -> String {
     format!("game-{:04}.psq", index + 1)
+}
+
+/// The file of the lines the engines wrote besides their moves (`MESSAGE`, `DEBUG`, ...).
+pub fn log_file(index: usize) -> String {
+    format!("game-{:04}.log", index + 1)
+}
+
+/// Writes a game's PSQ record and, when the engines said anything besides their moves, its
+/// log: one line per message, prefixed by the engine's name (black's lines first).
+fn write_game(dir: &std::path::Path, index: usize, rec: &GameRecord) -> Result<(), String> {
+    let path = dir.join(game_file(index));
+    std::fs::write(&path, psq(rec)).map_err(|e| format!("{}: {e}", path.display()))?;
+    if rec.messages.iter().all(Vec::is_empty) {
+        return Ok(());
+    }
+    let mut log = String::new();
+    for (name, lines) in [
+        (&rec.black, &rec.messages[0]),
+        (&rec.white, &rec.messages[1]),
+    ] {
+        for l in lines {
+            let _ = writeln!(log, "{name}: {l}");
+        }
+    }
+    let path = dir.join(log_file(index));
+    std::fs::write(&path, log).map_err(|e| format!("{}: {e}", path.display()))
 }
 
 fn tally(rep: &mut PairingReport, sg: &ScheduledGame, rec: &GameRecord, a: usize) {
