@@ -203,6 +203,11 @@ fn is_skippable(line: &str) -> bool {
         .any(|w| word.eq_ignore_ascii_case(w))
 }
 
+fn is_error(line: &str) -> bool {
+    let word = line.split_whitespace().next().unwrap_or("");
+    word.eq_ignore_ascii_case("ERROR")
+}
+
 /// Parses a reply `x,y` (spaces around the numbers allowed).
 fn parse_move(line: &str) -> Option<(i64, i64)> {
     let (x, y) = line.trim().split_once(',')?;
@@ -243,9 +248,7 @@ impl Side<'_> {
             match p.recv_until(deadline) {
                 Received::Line(l, _) if l.trim().eq_ignore_ascii_case("OK") => return Ok(()),
                 Received::Line(l, _) if l.trim().is_empty() => {}
-                Received::Line(l, _) if is_skippable(&l) && !l.starts_with("ERROR") => {
-                    self.messages.push(l)
-                }
+                Received::Line(l, _) if is_skippable(&l) && !is_error(&l) => self.messages.push(l),
                 Received::Line(l, _) => {
                     return Err(fail(Reason::StartFailed, format!("START answered {l:?}")))
                 }
