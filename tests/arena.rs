@@ -19,6 +19,7 @@ const FAKE: &str = r#"#!/bin/bash
 #   garbage   answer "hello world"
 #   offboard  answer a point one column past the board
 #   occupied  answer the opponent's last move (or the first stone of BOARD)
+#   refuse    answer START with ERROR
 #   script    play the moves listed in MOVES ("x,y x,y ..."), in order, then fall silent
 mode=${1:-good}
 size=15
@@ -56,7 +57,9 @@ play() {
 while IFS= read -r line; do
   line=${line%$'\r'}
   case "$line" in
-    START*) size=${line#START }; echo OK ;;
+    START*)
+      size=${line#START }
+      if [ "$mode" = refuse ]; then echo "ERROR size $size unsupported"; else echo OK; fi ;;
     BEGIN) play ;;
     TURN*) last=${line#TURN }; occ[$last]=1; play ;;
     BOARD)
@@ -288,6 +291,16 @@ fn an_engine_that_cannot_start_loses() {
     let g = play_game(&fake(&dir, "good"), &bad, &[], &fast()).unwrap();
     assert_eq!(g.reason, Reason::StartFailed, "{}", g.detail);
     assert_eq!(g.winner, Some(Color::Black));
+}
+
+#[test]
+fn an_error_to_start_loses() {
+    let g = misbehaves("refuse", Color::Black, &fast(), Reason::StartFailed);
+    assert!(
+        g.detail.contains("ERROR size 15 unsupported"),
+        "{}",
+        g.detail
+    );
 }
 
 #[test]
