@@ -21,5 +21,6 @@ pub mod limits;
 pub mod notation;
 pub mod protocol;
 pub mod rules;
+mod sync;
 pub mod tt;
 pub mod vcf;
