@@ -14,8 +14,10 @@ pub(crate) use loom::sync::atomic::{AtomicPtr, AtomicU64, AtomicU8, Ordering};
 #[cfg(not(loom))]
 pub(crate) use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 
-#[cfg(not(loom))]
-pub(crate) use std::sync::Arc;
+/// The `Arc` of the arc-swap slot. arc-swap works on std's `Arc` only and loom cannot see inside
+/// it, so this one never switches: under loom the table's default slot is the loom model
+/// instead, and the arc-swap slot is only compiled (benchmarks name it).
+pub(crate) use std::sync::Arc as ArcSwapArc;
 
 /// Tells the scheduler a writer found a slot busy: a spin hint on hardware, and under loom a
 /// yield so that the model runs the thread holding the slot instead of exploring a spin.

@@ -49,11 +49,9 @@ mod shared;
 mod slot;
 
 pub use shared::{table_bytes, SharedTable, DEFAULT_BYTES, SMALL_BYTES};
-#[cfg(not(loom))]
-pub use slot::ArcSlot;
 #[cfg(loom)]
 pub use slot::LoomSlot;
-pub use slot::{PackedSlot, Slot};
+pub use slot::{ArcSlot, PackedSlot, Slot};
 
 use crate::board::Pos;
 use crate::sync::{AtomicU64, AtomicU8, Ordering};

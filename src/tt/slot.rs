@@ -12,8 +12,7 @@
 
 use super::{Bound, TtEntry};
 use crate::board::Pos;
-#[cfg(not(loom))]
-use crate::sync::Arc;
+use crate::sync::ArcSwapArc as Arc;
 #[cfg(loom)]
 use crate::sync::AtomicPtr;
 use crate::sync::{AtomicU64, Ordering};
@@ -62,10 +61,8 @@ pub trait Slot: Send + Sync {
 /// `compare_and_swap` free of ABA (a freed entry's address could otherwise be reused by a newer
 /// one). arc-swap's `compare_and_swap` takes its own guard internally and returns the previous
 /// value as a guard, which is dropped immediately.
-#[cfg(not(loom))]
 pub struct ArcSlot(arc_swap::ArcSwapOption<TtEntry>);
 
-#[cfg(not(loom))]
 impl Slot for ArcSlot {
     type Seen<'a> = arc_swap::Guard<Option<Arc<TtEntry>>>;
 
@@ -111,7 +108,7 @@ impl Slot for ArcSlot {
 /// key that does not match the one it probes for and discards the entry.
 ///
 /// Writers serialise on the slot with a try-lock in `data`: a writer swaps `data` from what it
-/// saw to [`PackedSlot::BUSY`], verifies `check` is still what it saw, writes `check` and then
+/// saw to a reserved busy value, verifies `check` is still what it saw, writes `check` and then
 /// `data`. A writer that finds the slot busy gives up after a few tries; readers never wait.
 ///
 /// The packing is lossy in one documented way: depth saturates to the 11-bit signed range
