@@ -81,7 +81,28 @@ fn contended<S: Slot + 'static>(c: &mut Criterion) {
     g.finish();
 }
 
+/// What [`bango::tt::SharedTable`] keeps off the move clock: allocating and dropping a default
+/// size table, against the constant-time new-game clear.
+fn lifetime<S: Slot>(c: &mut Criterion) {
+    let bytes = bango::tt::DEFAULT_BYTES;
+    let mut g = c.benchmark_group("lifetime");
+    g.sample_size(10);
+    g.bench_function(BenchmarkId::new("new+drop 64MiB", S::NAME), |b| {
+        b.iter(|| drop(black_box(TranspositionTable::<S>::with_bytes(bytes))))
+    });
+    let tt = TranspositionTable::<S>::with_bytes(bytes);
+    g.bench_function(BenchmarkId::new("clear 64MiB", S::NAME), |b| {
+        b.iter(|| tt.clear())
+    });
+    g.bench_function(BenchmarkId::new("wipe 64MiB", S::NAME), |b| {
+        b.iter(|| tt.wipe())
+    });
+    g.finish();
+}
+
 fn benches(c: &mut Criterion) {
+    lifetime::<ArcSlot>(c);
+    lifetime::<PackedSlot>(c);
     single::<ArcSlot>(c);
     single::<PackedSlot>(c);
     contended::<ArcSlot>(c);
