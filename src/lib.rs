@@ -25,5 +25,6 @@ pub mod notation;
 pub mod protocol;
 pub mod rules;
 pub mod smp;
+mod sync;
 pub mod tt;
 pub mod vcf;
