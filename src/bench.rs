@@ -1,7 +1,176 @@
-//! The `bench` signature (placeholder until the search issue lands).
+//! `pbrain-bango bench`: a fixed-depth search of a fixed set of positions with one worker and a
+//! fixed table size, printing the total node count (the *signature*) and the speed.
+//!
+//! The signature is the gate for search changes, as in chess engines: a refactor must leave it
+//! unchanged; a change that moves it must be judged by games. It depends only on the positions,
+//! the depth, the table size and the code, never on the machine or the clock.
+//!
+//! Positions: every fifth line of `positions-midgame-15.txt` (freestyle), a few of the same
+//! positions under standard and caro, and renju openings from `openings-renju-15.txt`.
+
+use crate::board::Board;
+use crate::notation::{self, Puzzle};
+use crate::rules::Rule;
+use crate::search::{format_score, Caps, Params, Shared, Worker};
+use crate::timeman::Plan;
+use crate::tt::TranspositionTable;
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
+
+/// Default search depth.
+pub const DEFAULT_DEPTH: u32 = 8;
+/// Default table size in MiB.
+pub const DEFAULT_HASH_MIB: usize = 16;
+
+/// One bench position.
+#[derive(Clone, Debug)]
+pub struct BenchPosition {
+    /// A label for the report.
+    pub name: String,
+    /// The board, side to move set.
+    pub board: Board,
+    /// The rule.
+    pub rule: Rule,
+}
+
+/// The fixed bench set, read from the shared data folder.
+pub fn positions() -> Result<Vec<BenchPosition>, String> {
+    let dir = notation::data_dir();
+    let read = |f: &str| {
+        std::fs::read_to_string(dir.join(f)).map_err(|e| format!("{}: {e}", dir.join(f).display()))
+    };
+    let mid = notation::parse_puzzles(&read("positions-midgame-15.txt")?)?;
+    let mut out = Vec::new();
+    for (i, p) in mid.iter().enumerate().filter(|(i, _)| i % 5 == 0) {
+        out.push(BenchPosition {
+            name: format!("midgame-{i}"),
+            board: p.board()?,
+            rule: Rule::Freestyle,
+        });
+    }
+    for rule in [Rule::Standard, Rule::Caro] {
+        for i in [7usize, 33] {
+            let p: &Puzzle = mid.get(i).ok_or("too few midgame positions")?;
+            out.push(BenchPosition {
+                name: format!("midgame-{i}-{rule}"),
+                board: p.board()?,
+                rule,
+            });
+        }
+    }
+    let renju = read("openings-renju-15.txt")?;
+    let openings: Vec<_> = renju
+        .lines()
+        .filter_map(|l| notation::parse_opening(l, 15).transpose())
+        .collect::<Result<_, _>>()?;
+    for i in [0usize, 13] {
+        let o = openings.get(i).ok_or("too few renju openings")?;
+        out.push(BenchPosition {
+            name: format!("renju-opening-{i}"),
+            board: notation::opening_board(o, 15)?,
+            rule: Rule::Renju,
+        });
+    }
+    Ok(out)
+}
+
+/// The outcome of one bench run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BenchReport {
+    /// Nodes over all positions: the signature.
+    pub nodes: u64,
+    /// Wall time in milliseconds.
+    pub ms: u64,
+}
+
+/// Searches every position to `depth` with a fresh `hash_mib` table and a fresh worker each,
+/// printing one line per position when `verbose`.
+pub fn run(set: &[BenchPosition], depth: u32, hash_mib: usize, verbose: bool) -> BenchReport {
+    let started = Instant::now();
+    let stop = AtomicBool::new(false);
+    let mut nodes = 0;
+    for bp in set {
+        let tt = TranspositionTable::new(hash_mib << 20);
+        let mut worker = Worker::new(0, Params::default());
+        let shared = Shared {
+            tt: &tt,
+            stop: &stop,
+            plan: Plan {
+                instant: false,
+                budget: None,
+                soft: None,
+                hard: None,
+            },
+        };
+        let t = Instant::now();
+        let caps = Caps {
+            max_depth: depth,
+            ..Caps::default()
+        };
+        let r = worker.search(&shared, &bp.board, bp.rule, caps, &|_| {});
+        nodes += r.nodes;
+        if verbose {
+            println!(
+                "{:<24} {:>9} nodes {:>6} ms  depth {:>2}  best {:<6} score {}",
+                bp.name,
+                r.nodes,
+                t.elapsed().as_millis(),
+                r.depth,
+                r.best.to_string(),
+                format_score(r.score)
+            );
+        }
+    }
+    BenchReport {
+        nodes,
+        ms: started.elapsed().as_millis() as u64,
+    }
+}
+
+const USAGE: &str = "usage: pbrain-bango bench [--depth N] [--hash MIB] [--quiet]";
 
 /// `pbrain-bango bench ...`; returns the process exit code.
-pub fn cli(_args: &[String]) -> u8 {
-    eprintln!("bench not built yet");
-    2
+pub fn cli(args: &[String]) -> u8 {
+    let mut depth = DEFAULT_DEPTH;
+    let mut hash = DEFAULT_HASH_MIB;
+    let mut verbose = true;
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        let mut num = |what: &str| -> Option<usize> {
+            let v = it.next().and_then(|v| v.parse().ok());
+            if v.is_none() {
+                eprintln!("{what} needs a number\n{USAGE}");
+            }
+            v
+        };
+        match a.as_str() {
+            "--depth" => match num("--depth") {
+                Some(d) => depth = d as u32,
+                None => return 2,
+            },
+            "--hash" => match num("--hash") {
+                Some(h) => hash = h,
+                None => return 2,
+            },
+            "--quiet" => verbose = false,
+            _ => {
+                eprintln!("unknown option {a:?}\n{USAGE}");
+                return 2;
+            }
+        }
+    }
+    let set = match positions() {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("bench: {e}");
+            return 1;
+        }
+    };
+    let r = run(&set, depth, hash, verbose);
+    println!("positions {} depth {depth} hash {hash} MiB", set.len());
+    println!("nodes {}", r.nodes);
+    println!("time {} ms", r.ms);
+    println!("nps {}", r.nodes * 1000 / r.ms.max(1));
+    println!("signature {}", r.nodes);
+    0
 }

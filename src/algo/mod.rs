@@ -12,6 +12,7 @@ use crate::rules::Rule;
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 
+pub mod alphabeta;
 pub mod random;
 
 /// Engine settings that outlive a single move (from `INFO` and the environment).
@@ -73,7 +74,7 @@ pub trait Algorithm: Send {
 
 /// The algorithm names the registry knows, default first.
 pub fn names() -> &'static [&'static str] {
-    &["random"]
+    &["alphabeta", "random"]
 }
 
 /// The default algorithm's name.
@@ -84,6 +85,7 @@ pub fn default_name() -> &'static str {
 /// Builds the algorithm called `name`, or `None` if there is no such algorithm.
 pub fn by_name(name: &str) -> Option<Box<dyn Algorithm>> {
     match name.trim().to_ascii_lowercase().as_str() {
+        "alphabeta" => Some(Box::new(alphabeta::AlphaBeta::default())),
         "random" => Some(Box::new(random::Random::new(0x0062_616e_676f))),
         _ => None,
     }
