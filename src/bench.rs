@@ -127,13 +127,96 @@ pub fn run(set: &[BenchPosition], depth: u32, hash_mib: usize, verbose: bool) ->
     }
 }
 
-const USAGE: &str = "usage: pbrain-bango bench [--depth N] [--hash MIB] [--quiet]";
+/// Depth reached, nodes and effective branching factor of one timed search.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TimedReport {
+    /// Deepest completed iteration.
+    pub depth: u32,
+    /// Nodes searched.
+    pub nodes: u64,
+    /// Milliseconds taken.
+    pub ms: u64,
+    /// Geometric mean of the node-count ratio of successive completed iterations (from depth 3).
+    pub ebf: f64,
+}
+
+/// Searches `bp` for `ms` milliseconds (fresh table and worker) and reports how deep it got.
+pub fn timed(bp: &BenchPosition, ms: u64, hash_mib: usize) -> TimedReport {
+    let tt = TranspositionTable::new(hash_mib << 20);
+    let stop = AtomicBool::new(false);
+    let started = Instant::now();
+    let limits = crate::limits::Limits {
+        started,
+        ..crate::limits::Limits::new(crate::limits::TimeControl {
+            turn_ms: None,
+            match_ms: None,
+            left_ms: None,
+        })
+    };
+    let mut plan = crate::timeman::plan(&limits);
+    plan.hard = Some(started + std::time::Duration::from_millis(ms));
+    let shared = Shared {
+        tt: &tt,
+        stop: &stop,
+        plan,
+    };
+    let per_depth = std::sync::Mutex::new(Vec::new());
+    let out = |line: &str| {
+        let w: Vec<&str> = line.split_whitespace().collect();
+        if let Some(i) = w.iter().position(|&x| x == "nodes") {
+            if let Some(n) = w.get(i + 1).and_then(|n| n.parse::<u64>().ok()) {
+                per_depth.lock().unwrap().push(n);
+            }
+        }
+    };
+    let r = Worker::new(0, Params::default()).search(
+        &shared,
+        &bp.board,
+        bp.rule,
+        Caps::default(),
+        &out,
+    );
+    let cum = per_depth.into_inner().unwrap();
+    // Nodes of iteration d alone = cumulative(d) - cumulative(d-1).
+    let iter: Vec<f64> = cum
+        .iter()
+        .enumerate()
+        .map(|(i, &n)| (n - if i > 0 { cum[i - 1] } else { 0 }) as f64)
+        .collect();
+    let ratios: Vec<f64> = iter
+        .windows(2)
+        .skip(1)
+        .filter(|w| w[0] > 0.0)
+        .map(|w| w[1] / w[0])
+        .collect();
+    let ebf = if ratios.is_empty() {
+        0.0
+    } else {
+        ratios
+            .iter()
+            .map(|r| r.ln())
+            .sum::<f64>()
+            .exp()
+            .powf(1.0 / ratios.len() as f64)
+    };
+    TimedReport {
+        depth: r.depth,
+        nodes: r.nodes,
+        ms: started.elapsed().as_millis() as u64,
+        ebf,
+    }
+}
+
+const USAGE: &str =
+    "usage: pbrain-bango bench [--depth N] [--hash MIB] [--quiet] [--movetime MS [--count N]]";
 
 /// `pbrain-bango bench ...`; returns the process exit code.
 pub fn cli(args: &[String]) -> u8 {
     let mut depth = DEFAULT_DEPTH;
     let mut hash = DEFAULT_HASH_MIB;
     let mut verbose = true;
+    let mut movetime = None;
+    let mut count = 10;
     let mut it = args.iter();
     while let Some(a) = it.next() {
         let mut num = |what: &str| -> Option<usize> {
@@ -153,6 +236,14 @@ pub fn cli(args: &[String]) -> u8 {
                 None => return 2,
             },
             "--quiet" => verbose = false,
+            "--movetime" => match num("--movetime") {
+                Some(m) => movetime = Some(m as u64),
+                None => return 2,
+            },
+            "--count" => match num("--count") {
+                Some(c) => count = c,
+                None => return 2,
+            },
             _ => {
                 eprintln!("unknown option {a:?}\n{USAGE}");
                 return 2;
@@ -166,6 +257,41 @@ pub fn cli(args: &[String]) -> u8 {
             return 1;
         }
     };
+    if let Some(ms) = movetime {
+        // Timed mode: the first `count` midgame positions, depth reached within `ms` each.
+        let (mut depths, mut nodes, mut time, mut ebfs) = (0u64, 0u64, 0u64, Vec::new());
+        let mids: Vec<_> = set
+            .iter()
+            .filter(|p| p.rule == Rule::Freestyle)
+            .take(count)
+            .collect();
+        for bp in &mids {
+            let r = timed(bp, ms, hash);
+            println!(
+                "{:<24} depth {:>2} nodes {:>9} time {:>5} ms nps {:>8} ebf {:.2}",
+                bp.name,
+                r.depth,
+                r.nodes,
+                r.ms,
+                r.nodes * 1000 / r.ms.max(1),
+                r.ebf
+            );
+            depths += r.depth as u64;
+            nodes += r.nodes;
+            time += r.ms;
+            if r.ebf > 0.0 {
+                ebfs.push(r.ebf);
+            }
+        }
+        println!(
+            "positions {} movetime {ms} ms: mean depth {:.1}, nps {}, mean ebf {:.2}",
+            mids.len(),
+            depths as f64 / mids.len() as f64,
+            nodes * 1000 / time.max(1),
+            ebfs.iter().sum::<f64>() / ebfs.len().max(1) as f64
+        );
+        return 0;
+    }
     let r = run(&set, depth, hash, verbose);
     println!("positions {} depth {depth} hash {hash} MiB", set.len());
     println!("nodes {}", r.nodes);

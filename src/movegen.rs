@@ -36,6 +36,8 @@ pub struct Move {
     pub rank: u8,
     /// Own plus opponent cell value: the tie-break within a rank.
     pub value: i32,
+    /// The search's ordering key (higher first); movegen leaves it 0.
+    pub order: i64,
 }
 
 /// Ranks at or below this are quiet (no open three or better for either side at the cell).
@@ -135,6 +137,7 @@ fn make_move(pos: &mut Position, q: Pos, me: Color) -> Move {
         pos: q,
         rank: rank(own.threat, opp_threat),
         value: own.value + pos.info(q, op).value,
+        order: 0,
     }
 }
 

@@ -51,18 +51,29 @@ pub mod tune {
     pub const LMR_MIN_INDEX: usize = 3;
     /// Nodes between two reads of the clock and the stop flag (a power of two).
     pub const POLL_NODES: u64 = 1024;
+    /// Moves of ladder rank at most this (an own open three, blocking one, or quiet) may be
+    /// reduced and pruned; fours, double threes and their blocks never are.
+    pub const REDUCIBLE_RANK: u8 = 3;
     /// Own fours the quiescence search may play in a row.
-    pub const QSEARCH_FOURS: i32 = 8;
+    pub const QSEARCH_FOURS: i32 = 2;
 
-    /// The reduction of a late quiet move: one ply, two for very late moves of deep nodes.
+    /// The reduction of a late quiet move, growing with depth and lateness (the usual
+    /// log-log shape), at least one ply.
     #[inline]
     pub fn lmr_reduction(depth: i32, index: usize) -> i32 {
-        if depth >= 6 && index >= 10 {
-            2
-        } else {
-            1
-        }
+        let r = (depth as f32).ln() * (index as f32).ln() / 2.0;
+        (r as i32).max(1)
     }
+
+    /// Move-count pruning: at a non-PV node of remaining depth `depth`, quiet moves after this
+    /// many are not searched at all.
+    #[inline]
+    pub fn late_move_count(depth: i32) -> usize {
+        (3 + depth * depth) as usize
+    }
+
+    /// Move-count pruning applies up to this remaining depth.
+    pub const LMP_MAX_DEPTH: i32 = 8;
 }
 
 /// Search features that can be switched off (for equivalence tests and self-play judgement).
@@ -76,9 +87,13 @@ pub struct Params {
     pub aspiration: bool,
     /// Late move reductions (changes values).
     pub lmr: bool,
+    /// Move-count pruning of late quiet moves near the horizon (changes values).
+    pub move_count_pruning: bool,
     /// Restrict moves to defences when the opponent has an open three (changes values at the
     /// horizon; see [`crate::movegen::Scope::Defend`]).
     pub threat_prune: bool,
+    /// Own fours the quiescence search may play in a row (changes values).
+    pub qsearch_fours: i32,
     /// Evaluate every leaf from scratch instead of incrementally (a slow oracle for tests).
     pub full_eval: bool,
 }
@@ -90,8 +105,10 @@ impl Default for Params {
             pvs: true,
             aspiration: true,
             lmr: true,
+            move_count_pruning: true,
             threat_prune: true,
             full_eval: false,
+            qsearch_fours: tune::QSEARCH_FOURS,
         }
     }
 }
@@ -101,6 +118,7 @@ impl Params {
     pub fn exact() -> Params {
         Params {
             lmr: false,
+            move_count_pruning: false,
             ..Params::default()
         }
     }
@@ -507,8 +525,8 @@ impl Run<'_, '_> {
     fn order(&self, moves: &mut [Move], tt_move: Option<Pos>, ply: usize) {
         let me = self.pos.side_to_move().index();
         let killers = self.killers[ply];
-        moves.sort_by_cached_key(|m| {
-            let key: i64 = if Some(m.pos) == tt_move {
+        for m in moves.iter_mut() {
+            m.order = if Some(m.pos) == tt_move {
                 i64::MAX
             } else if m.rank > QUIET_RANK {
                 ((m.rank as i64) << 40) + m.value as i64
@@ -519,8 +537,9 @@ impl Run<'_, '_> {
             } else {
                 ((m.value as i64) << 12) + self.history[me][m.pos.index()].clamp(0, 4095) as i64
             };
-            std::cmp::Reverse(key)
-        });
+        }
+        // Unstable is still deterministic: the same input order gives the same output.
+        moves.sort_unstable_by_key(|m| std::cmp::Reverse((m.order, m.pos)));
     }
 
     /// The node function. Steps are numbered as in the engines this follows.
@@ -555,7 +574,7 @@ impl Run<'_, '_> {
 
         // Step 4. At the horizon, resolve the fours before trusting the static evaluation.
         if depth <= 0 || ply >= MAX_PLY - 16 {
-            return self.qsearch(alpha, beta, ply, tune::QSEARCH_FOURS);
+            return self.qsearch(alpha, beta, ply, self.params.qsearch_fours);
         }
 
         // Step 5. Transposition table: a deep enough bound that settles the window ends the node
@@ -599,12 +618,23 @@ impl Run<'_, '_> {
         let mut best_move = None;
         let me = self.pos.side_to_move();
         for (i, m) in moves.iter().enumerate() {
-            let quiet = m.rank <= QUIET_RANK && !self.killers[ply].contains(&Some(m.pos));
+            let quiet = m.rank <= tune::REDUCIBLE_RANK && !self.killers[ply].contains(&Some(m.pos));
+            // Step 8. Move-count pruning: near the horizon, late quiet moves of a non-PV node
+            // almost never refute; once a move has been searched, the rest are skipped.
+            if self.params.move_count_pruning
+                && !pv_node
+                && quiet
+                && depth <= tune::LMP_MAX_DEPTH
+                && i >= tune::late_move_count(depth)
+                && best > -WIN_MIN
+            {
+                break;
+            }
             self.pos.make(m.pos);
             let score = if i == 0 || !self.params.pvs {
                 -self.negamax(depth - 1, -beta, -alpha, ply + 1, pv_node)
             } else {
-                // Step 8. Late move reductions: late quiet moves rarely matter, so they are
+                // Step 9. Late move reductions: late quiet moves rarely matter, so they are
                 // scouted shallower first and searched fully only if they beat alpha.
                 let r = if self.params.lmr
                     && quiet
@@ -615,7 +645,7 @@ impl Run<'_, '_> {
                 } else {
                     0
                 };
-                // Step 9. Principal variation search: a zero window proves the move worse than
+                // Step 10. Principal variation search: a zero window proves the move worse than
                 // the first cheaply; only a move that beats it is searched with the full window.
                 let mut s = -self.negamax(depth - 1 - r, -alpha - 1, -alpha, ply + 1, false);
                 if s > alpha && r > 0 && !self.aborted {
@@ -644,7 +674,7 @@ impl Run<'_, '_> {
                         self.pv_len[ply] = child_len;
                     }
                     if alpha >= beta {
-                        // Step 10. A quiet refutation is remembered for its siblings (killers)
+                        // Step 11. A quiet refutation is remembered for its siblings (killers)
                         // and for the rest of the search (history, weighted by depth).
                         if m.rank <= QUIET_RANK {
                             let k = &mut self.killers[ply];
@@ -662,7 +692,7 @@ impl Run<'_, '_> {
         }
         self.buffers[ply] = moves;
 
-        // Step 11. Store the result with its bound, win scores made relative to this node.
+        // Step 12. Store the result with its bound, win scores made relative to this node.
         if self.params.tt {
             let bound = if best >= beta {
                 Bound::Lower

@@ -29,8 +29,11 @@ fn think(b: &Board, rule: Rule, limits: Limits) -> (Pos, Vec<String>) {
 
 /// [`think`] with the clock started once the engine exists; also returns the time taken.
 fn timed_think(b: &Board, rule: Rule, mut limits: Limits) -> (Pos, Vec<String>, Duration) {
-    let mut engine = AlphaBeta::default();
-    let settings = Settings::default();
+    let settings = Settings {
+        hash_kib: Some(2048),
+        ..Settings::default()
+    };
+    let mut engine = AlphaBeta::with_table(Params::default(), 2048 * 1024);
     engine.new_game(b.size(), &settings);
     limits.started = Instant::now();
     let stop = AtomicBool::new(false);

@@ -31,9 +31,15 @@ impl Default for AlphaBeta {
 impl AlphaBeta {
     /// An engine with the given feature switches and the default table size.
     pub fn new(params: Params) -> AlphaBeta {
+        AlphaBeta::with_table(params, DEFAULT_HASH_BYTES)
+    }
+
+    /// An engine with the given switches and a table of about `bytes` (until a new game with
+    /// other settings resizes it).
+    pub fn with_table(params: Params, bytes: usize) -> AlphaBeta {
         AlphaBeta {
-            tt: TranspositionTable::new(DEFAULT_HASH_BYTES),
-            tt_bytes: DEFAULT_HASH_BYTES,
+            tt: TranspositionTable::new(bytes),
+            tt_bytes: bytes,
             worker: Worker::new(0, params),
         }
     }
