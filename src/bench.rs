@@ -18,7 +18,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 /// Default search depth.
-pub const DEFAULT_DEPTH: u32 = 8;
+pub const DEFAULT_DEPTH: u32 = 7;
 /// Default table size in MiB.
 pub const DEFAULT_HASH_MIB: usize = 16;
 

@@ -196,8 +196,19 @@ fn run_through_centre(line: &[u32; 11], kind: FiveKind) -> Run {
     }
 }
 
+/// The table index of `key`: "five or more" never looks at the fifth cell either side (a five
+/// through the centre spans four cells each way and a longer run wins too), so its table drops
+/// those two slots and is 64 KiB instead of 1 MiB, small enough to stay in cache.
+#[inline]
+fn index(kind: FiveKind, key: LineKey) -> usize {
+    match kind {
+        FiveKind::AtLeast => ((key >> 2) & 0xFFFF) as usize,
+        _ => key as usize,
+    }
+}
+
 fn compute(table: &[AtomicU8], kind: FiveKind, key: LineKey) -> Pattern {
-    let memo = table[key as usize].load(Ordering::Relaxed);
+    let memo = table[index(kind, key)].load(Ordering::Relaxed);
     if memo != 0 {
         return Pattern::from_u8(memo - 1);
     }
@@ -235,21 +246,22 @@ fn compute(table: &[AtomicU8], kind: FiveKind, key: LineKey) -> Pattern {
             }
         }
     };
-    table[key as usize].store(p as u8 + 1, Ordering::Relaxed);
+    table[index(kind, key)].store(p as u8 + 1, Ordering::Relaxed);
     p
 }
 
 fn table(kind: FiveKind) -> &'static [AtomicU8] {
     static TABLES: [OnceLock<Box<[AtomicU8]>>; 3] =
         [OnceLock::new(), OnceLock::new(), OnceLock::new()];
-    TABLES[kind as usize].get_or_init(|| (0..1usize << 20).map(|_| AtomicU8::new(0)).collect())
+    let bits = if kind == FiveKind::AtLeast { 16 } else { 20 };
+    TABLES[kind as usize].get_or_init(|| (0..1usize << bits).map(|_| AtomicU8::new(0)).collect())
 }
 
 /// The pattern for `key` (own view, see [`own_view`]) under `kind`.
 #[inline]
 pub fn lookup(kind: FiveKind, key: LineKey) -> Pattern {
     let t = table(kind);
-    let memo = t[key as usize].load(Ordering::Relaxed);
+    let memo = t[index(kind, key)].load(Ordering::Relaxed);
     if memo != 0 {
         Pattern::from_u8(memo - 1)
     } else {
