@@ -282,8 +282,8 @@ impl Position {
                     let shift = slot_shift(-sign * step);
                     let k = &mut self.keys[q.index()][d];
                     *k = (*k & !(3 << shift)) | (v << shift);
-                    if self.board.at(q).is_none() {
-                        self.refresh_pattern(q, d);
+                    // Most cells further out keep their pattern; only a change moves the info.
+                    if self.board.at(q).is_none() && self.refresh_pattern(q, d) {
                         self.refresh_info(q);
                     }
                 }
@@ -291,12 +291,18 @@ impl Position {
         }
     }
 
+    /// Recomputes the two patterns of `q` in direction `d`; whether either changed.
     #[inline]
-    fn refresh_pattern(&mut self, q: Pos, d: usize) {
+    fn refresh_pattern(&mut self, q: Pos, d: usize) -> bool {
         let key = self.keys[q.index()][d];
+        let mut changed = false;
         for c in [Color::Black, Color::White] {
-            self.pats[q.index()][c.index()][d] = lookup(self.kinds[c.index()], own_view(key, c));
+            let new = lookup(self.kinds[c.index()], own_view(key, c));
+            let slot = &mut self.pats[q.index()][c.index()][d];
+            changed |= *slot != new;
+            *slot = new;
         }
+        changed
     }
 
     fn refresh_info(&mut self, q: Pos) {

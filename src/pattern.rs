@@ -343,15 +343,24 @@ pub const THREATS: usize = 7;
 /// [`crate::rules::is_forbidden`] before it is played; a non-suspect never is forbidden.
 #[inline]
 pub fn combine(pats: &[Pattern; 4], renju_black: bool) -> (Threat, bool) {
-    let mut n = [0u8; 11];
+    let (mut fives, mut open_fours, mut fours, mut threes, mut overlines) =
+        (0u8, 0u8, 0u8, 0u8, 0u8);
     for &p in pats {
-        n[p as usize] += 1;
+        match p {
+            Pattern::F5 => fives += 1,
+            Pattern::F4 => {
+                open_fours += 1;
+                fours += 1;
+            }
+            Pattern::B4 => fours += 1,
+            Pattern::F3 => threes += 1,
+            Pattern::Overline => overlines += 1,
+            _ => {}
+        }
     }
-    let fours = n[Pattern::B4 as usize] + n[Pattern::F4 as usize];
-    let threes = n[Pattern::F3 as usize];
-    let threat = if n[Pattern::F5 as usize] > 0 {
+    let threat = if fives > 0 {
         Threat::Five
-    } else if n[Pattern::F4 as usize] > 0 || fours >= 2 {
+    } else if open_fours > 0 || fours >= 2 {
         Threat::OpenFour
     } else if fours == 1 && threes > 0 {
         Threat::FourThree
@@ -366,10 +375,7 @@ pub fn combine(pats: &[Pattern; 4], renju_black: bool) -> (Threat, bool) {
     };
     let suspect = renju_black
         && threat != Threat::Five
-        && (n[Pattern::Overline as usize] > 0
-            || fours >= 2
-            || threes >= 2
-            || n[Pattern::F4 as usize] > 0);
+        && (overlines > 0 || fours >= 2 || threes >= 2 || open_fours > 0);
     (threat, suspect)
 }
 
