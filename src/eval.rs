@@ -21,7 +21,7 @@
 //! Renju suspects for black (possible double three, double four, overline) are valued as
 //! worthless: most are forbidden, and a true check is too costly for every update.
 
-use crate::board::{BitBoard, Board, Color, Direction, Pos, CELLS};
+use crate::board::{BitBoard, Board, Color, Pos, CELLS};
 use crate::pattern::{
     combine, lookup, own_view, slot_shift, FiveKind, LineKey, Pattern, Threat, ALL_WALL, HALF,
     THREATS,
@@ -339,11 +339,6 @@ impl Position {
     #[inline]
     pub fn has_at_least(&self, c: Color, t: Threat) -> bool {
         self.rungs[c.index()][t as usize..].iter().any(|&n| n > 0)
-    }
-
-    /// Every direction with its index (for callers walking lines).
-    pub fn directions() -> [Direction; 4] {
-        Direction::ALL
     }
 }
 

@@ -95,3 +95,29 @@ impl Algorithm for AlphaBeta {
         self.worker.clear();
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::algo;
+
+    #[test]
+    fn registered_as_the_default() {
+        assert_eq!(algo::default_name(), "alphabeta");
+        assert_eq!(algo::by_name("AlphaBeta").unwrap().name(), "alphabeta");
+    }
+
+    #[test]
+    fn table_size_follows_settings() {
+        let s = Settings {
+            hash_kib: Some(1024),
+            max_memory: 1 << 20,
+            ..Settings::default()
+        };
+        assert_eq!(AlphaBeta::table_bytes(&s), 1 << 19);
+        assert_eq!(
+            AlphaBeta::table_bytes(&Settings::default()),
+            DEFAULT_HASH_BYTES
+        );
+    }
+}
