@@ -1,7 +1,302 @@
-//! The `bench` signature (placeholder until the search issue lands).
+//! `pbrain-bango bench`: a fixed-depth search of a fixed set of positions with one worker and a
+//! fixed table size, printing the total node count (the *signature*) and the speed.
+//!
+//! The signature is the gate for search changes, as in chess engines: a refactor must leave it
+//! unchanged; a change that moves it must be judged by games. It depends only on the positions,
+//! the depth, the table size and the code, never on the machine or the clock.
+//!
+//! Positions: every fifth line of `positions-midgame-15.txt` (freestyle), a few of the same
+//! positions under standard and caro, and renju openings from `openings-renju-15.txt`.
+
+use crate::board::Board;
+use crate::notation::{self, Puzzle};
+use crate::rules::Rule;
+use crate::search::{format_score, Caps, Params, Shared, Worker};
+use crate::timeman::Plan;
+use crate::tt::TranspositionTable;
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
+
+/// Default search depth.
+pub const DEFAULT_DEPTH: u32 = 7;
+/// Default table size in MiB.
+pub const DEFAULT_HASH_MIB: usize = 16;
+
+/// One bench position.
+#[derive(Clone, Debug)]
+pub struct BenchPosition {
+    /// A label for the report.
+    pub name: String,
+    /// The board, side to move set.
+    pub board: Board,
+    /// The rule.
+    pub rule: Rule,
+}
+
+/// The fixed bench set, read from the shared data folder.
+pub fn positions() -> Result<Vec<BenchPosition>, String> {
+    let dir = notation::data_dir();
+    let read = |f: &str| {
+        std::fs::read_to_string(dir.join(f)).map_err(|e| format!("{}: {e}", dir.join(f).display()))
+    };
+    let mid = notation::parse_puzzles(&read("positions-midgame-15.txt")?)?;
+    let mut out = Vec::new();
+    for (i, p) in mid.iter().enumerate().filter(|(i, _)| i % 5 == 0) {
+        out.push(BenchPosition {
+            name: format!("midgame-{i}"),
+            board: p.board()?,
+            rule: Rule::Freestyle,
+        });
+    }
+    for rule in [Rule::Standard, Rule::Caro] {
+        for i in [7usize, 33] {
+            let p: &Puzzle = mid.get(i).ok_or("too few midgame positions")?;
+            out.push(BenchPosition {
+                name: format!("midgame-{i}-{rule}"),
+                board: p.board()?,
+                rule,
+            });
+        }
+    }
+    let renju = read("openings-renju-15.txt")?;
+    let openings: Vec<_> = renju
+        .lines()
+        .filter_map(|l| notation::parse_opening(l, 15).transpose())
+        .collect::<Result<_, _>>()?;
+    for i in [0usize, 13] {
+        let o = openings.get(i).ok_or("too few renju openings")?;
+        out.push(BenchPosition {
+            name: format!("renju-opening-{i}"),
+            board: notation::opening_board(o, 15)?,
+            rule: Rule::Renju,
+        });
+    }
+    Ok(out)
+}
+
+/// The outcome of one bench run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BenchReport {
+    /// Nodes over all positions: the signature.
+    pub nodes: u64,
+    /// Wall time in milliseconds.
+    pub ms: u64,
+}
+
+/// Searches every position to `depth` with a fresh `hash_mib` table and a fresh worker each,
+/// printing one line per position when `verbose`.
+pub fn run(set: &[BenchPosition], depth: u32, hash_mib: usize, verbose: bool) -> BenchReport {
+    let started = Instant::now();
+    let stop = AtomicBool::new(false);
+    let mut nodes = 0;
+    for bp in set {
+        let tt = TranspositionTable::new(hash_mib << 20);
+        let mut worker = Worker::new(0, Params::default());
+        let shared = Shared {
+            tt: &tt,
+            stop: &stop,
+            plan: Plan {
+                instant: false,
+                budget: None,
+                soft: None,
+                hard: None,
+            },
+        };
+        let t = Instant::now();
+        let caps = Caps {
+            max_depth: depth,
+            ..Caps::default()
+        };
+        let r = worker.search(&shared, &bp.board, bp.rule, caps, &|_| {});
+        nodes += r.nodes;
+        if verbose {
+            println!(
+                "{:<24} {:>9} nodes {:>6} ms  depth {:>2}  best {:<6} score {}",
+                bp.name,
+                r.nodes,
+                t.elapsed().as_millis(),
+                r.depth,
+                r.best.to_string(),
+                format_score(r.score)
+            );
+        }
+    }
+    BenchReport {
+        nodes,
+        ms: started.elapsed().as_millis() as u64,
+    }
+}
+
+/// Depth reached, nodes and effective branching factor of one timed search.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TimedReport {
+    /// Deepest completed iteration.
+    pub depth: u32,
+    /// Nodes searched.
+    pub nodes: u64,
+    /// Milliseconds taken.
+    pub ms: u64,
+    /// Geometric mean of the node-count ratio of successive completed iterations (from depth 3).
+    pub ebf: f64,
+}
+
+/// Searches `bp` for `ms` milliseconds (fresh table and worker) and reports how deep it got.
+pub fn timed(bp: &BenchPosition, ms: u64, hash_mib: usize) -> TimedReport {
+    let tt = TranspositionTable::new(hash_mib << 20);
+    let stop = AtomicBool::new(false);
+    let started = Instant::now();
+    let limits = crate::limits::Limits {
+        started,
+        ..crate::limits::Limits::new(crate::limits::TimeControl {
+            turn_ms: None,
+            match_ms: None,
+            left_ms: None,
+        })
+    };
+    let mut plan = crate::timeman::plan(&limits);
+    plan.hard = Some(started + std::time::Duration::from_millis(ms));
+    let shared = Shared {
+        tt: &tt,
+        stop: &stop,
+        plan,
+    };
+    let per_depth = std::sync::Mutex::new(Vec::new());
+    let out = |line: &str| {
+        let w: Vec<&str> = line.split_whitespace().collect();
+        if let Some(i) = w.iter().position(|&x| x == "nodes") {
+            if let Some(n) = w.get(i + 1).and_then(|n| n.parse::<u64>().ok()) {
+                per_depth.lock().unwrap().push(n);
+            }
+        }
+    };
+    let r = Worker::new(0, Params::default()).search(
+        &shared,
+        &bp.board,
+        bp.rule,
+        Caps::default(),
+        &out,
+    );
+    let cum = per_depth.into_inner().unwrap();
+    // Nodes of iteration d alone = cumulative(d) - cumulative(d-1).
+    let iter: Vec<f64> = cum
+        .iter()
+        .enumerate()
+        .map(|(i, &n)| (n - if i > 0 { cum[i - 1] } else { 0 }) as f64)
+        .collect();
+    let ratios: Vec<f64> = iter
+        .windows(2)
+        .skip(1)
+        .filter(|w| w[0] > 0.0)
+        .map(|w| w[1] / w[0])
+        .collect();
+    let ebf = if ratios.is_empty() {
+        0.0
+    } else {
+        ratios
+            .iter()
+            .map(|r| r.ln())
+            .sum::<f64>()
+            .exp()
+            .powf(1.0 / ratios.len() as f64)
+    };
+    TimedReport {
+        depth: r.depth,
+        nodes: r.nodes,
+        ms: started.elapsed().as_millis() as u64,
+        ebf,
+    }
+}
+
+const USAGE: &str =
+    "usage: pbrain-bango bench [--depth N] [--hash MIB] [--quiet] [--movetime MS [--count N]]";
 
 /// `pbrain-bango bench ...`; returns the process exit code.
-pub fn cli(_args: &[String]) -> u8 {
-    eprintln!("bench not built yet");
-    2
+pub fn cli(args: &[String]) -> u8 {
+    let mut depth = DEFAULT_DEPTH;
+    let mut hash = DEFAULT_HASH_MIB;
+    let mut verbose = true;
+    let mut movetime = None;
+    let mut count = 10;
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        let mut num = |what: &str| -> Option<usize> {
+            let v = it.next().and_then(|v| v.parse().ok());
+            if v.is_none() {
+                eprintln!("{what} needs a number\n{USAGE}");
+            }
+            v
+        };
+        match a.as_str() {
+            "--depth" => match num("--depth") {
+                Some(d) => depth = d as u32,
+                None => return 2,
+            },
+            "--hash" => match num("--hash") {
+                Some(h) => hash = h,
+                None => return 2,
+            },
+            "--quiet" => verbose = false,
+            "--movetime" => match num("--movetime") {
+                Some(m) => movetime = Some(m as u64),
+                None => return 2,
+            },
+            "--count" => match num("--count") {
+                Some(c) => count = c,
+                None => return 2,
+            },
+            _ => {
+                eprintln!("unknown option {a:?}\n{USAGE}");
+                return 2;
+            }
+        }
+    }
+    let set = match positions() {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("bench: {e}");
+            return 1;
+        }
+    };
+    if let Some(ms) = movetime {
+        // Timed mode: the first `count` midgame positions, depth reached within `ms` each.
+        let (mut depths, mut nodes, mut time, mut ebfs) = (0u64, 0u64, 0u64, Vec::new());
+        let mids: Vec<_> = set
+            .iter()
+            .filter(|p| p.rule == Rule::Freestyle)
+            .take(count)
+            .collect();
+        for bp in &mids {
+            let r = timed(bp, ms, hash);
+            println!(
+                "{:<24} depth {:>2} nodes {:>9} time {:>5} ms nps {:>8} ebf {:.2}",
+                bp.name,
+                r.depth,
+                r.nodes,
+                r.ms,
+                r.nodes * 1000 / r.ms.max(1),
+                r.ebf
+            );
+            depths += r.depth as u64;
+            nodes += r.nodes;
+            time += r.ms;
+            if r.ebf > 0.0 {
+                ebfs.push(r.ebf);
+            }
+        }
+        println!(
+            "positions {} movetime {ms} ms: mean depth {:.1}, nps {}, mean ebf {:.2}",
+            mids.len(),
+            depths as f64 / mids.len() as f64,
+            nodes * 1000 / time.max(1),
+            ebfs.iter().sum::<f64>() / ebfs.len().max(1) as f64
+        );
+        return 0;
+    }
+    let r = run(&set, depth, hash, verbose);
+    println!("positions {} depth {depth} hash {hash} MiB", set.len());
+    println!("nodes {}", r.nodes);
+    println!("time {} ms", r.ms);
+    println!("nps {}", r.nodes * 1000 / r.ms.max(1));
+    println!("signature {}", r.nodes);
+    0
 }

@@ -5,6 +5,9 @@
 //! - [`rules`]: what wins and what is forbidden under freestyle, standard, renju and caro.
 //! - [`notation`]: the puzzle and opening line formats of the shared data.
 //! - [`limits`]: the clock and the depth/node caps of one move.
+//! - [`pattern`], [`eval`], [`movegen`]: line patterns, the incremental evaluation and the
+//!   threat-ladder move ordering.
+//! - [`search`], [`timeman`]: the alpha-beta worker and its time budget.
 //! - [`algo`]: the move-choosing trait and its registry (`BANGO_ALGO`).
 //! - [`book`]: opening books, their tools, the classical openings.
 //! - [`vcf`]: threat-space proof search.
@@ -20,11 +23,16 @@ pub mod arena;
 pub mod bench;
 pub mod board;
 pub mod book;
+pub mod eval;
 pub mod limits;
+pub mod movegen;
 pub mod notation;
+pub mod pattern;
 pub mod protocol;
 pub mod rules;
+pub mod search;
 pub mod smp;
 mod sync;
+pub mod timeman;
 pub mod tt;
 pub mod vcf;

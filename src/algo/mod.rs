@@ -12,6 +12,7 @@ use crate::rules::Rule;
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 
+pub mod alphabeta;
 pub mod idle;
 pub mod random;
 
@@ -74,7 +75,7 @@ pub trait Algorithm: Send {
 
 /// The algorithm names the registry knows, default first.
 pub fn names() -> &'static [&'static str] {
-    &["random", "idle"]
+    &["alphabeta", "random", "idle"]
 }
 
 /// The default algorithm's name.
@@ -85,6 +86,7 @@ pub fn default_name() -> &'static str {
 /// Builds the algorithm called `name`, or `None` if there is no such algorithm.
 pub fn by_name(name: &str) -> Option<Box<dyn Algorithm>> {
     match name.trim().to_ascii_lowercase().as_str() {
+        "alphabeta" => Some(Box::new(alphabeta::AlphaBeta::default())),
         "random" => Some(Box::new(random::Random::new(seed_from_env()))),
         "idle" => Some(Box::new(idle::Idle::new(seed_from_env()))),
         _ => None,

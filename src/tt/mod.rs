@@ -183,7 +183,7 @@ impl<S: Slot> TranspositionTable<S> {
         let mut found: Option<TtEntry> = None;
         for way in self.bucket(key) {
             if let Some(e) = way.load() {
-                if e.key == salted && found.map_or(true, |f| e.depth > f.depth) {
+                if e.key == salted && found.is_none_or(|f| e.depth > f.depth) {
                     found = Some(e);
                 }
             }

@@ -1,0 +1,44 @@
+//! Fixed-depth search speed with nodes per second as the throughput (one worker, fresh table).
+
+use bango::notation;
+use bango::rules::Rule;
+use bango::search::{Caps, Params, Shared, Worker};
+use bango::timeman::Plan;
+use bango::tt::TranspositionTable;
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use std::sync::atomic::AtomicBool;
+
+fn bench(c: &mut Criterion) {
+    let text = std::fs::read_to_string(notation::data_dir().join("positions-midgame-15.txt"))
+        .expect("shared data");
+    let board = notation::parse_puzzles(&text).unwrap()[10].board().unwrap();
+    let stop = AtomicBool::new(false);
+    let plan = Plan {
+        instant: false,
+        budget: None,
+        soft: None,
+        hard: None,
+    };
+    let caps = Caps {
+        max_depth: 5,
+        ..Caps::default()
+    };
+    let run = || {
+        let tt = TranspositionTable::new(4 << 20);
+        let shared = Shared {
+            tt: &tt,
+            stop: &stop,
+            plan,
+        };
+        Worker::new(0, Params::default()).search(&shared, &board, Rule::Freestyle, caps, &|_| {})
+    };
+    let nodes = run().nodes;
+    let mut group = c.benchmark_group("search");
+    group.throughput(Throughput::Elements(nodes));
+    group.sample_size(10);
+    group.bench_function("depth5/midgame-10", |b| b.iter(run));
+    group.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);

@@ -1,0 +1,438 @@
+//! The searched position: a board plus everything the search reads per node, kept up to date
+//! incrementally so that [`Position::evaluate`] is O(1).
+//!
+//! # What is maintained
+//! - `keys[cell][dir]`: the 20-bit neighbourhood of every cell on each of its four lines
+//!   ([`crate::pattern::LineKey`]). A stone change touches only the ten cells within five steps
+//!   on each of the four lines through it.
+//! - For every *empty* cell, both colours: the four directional [`Pattern`]s, and from them a
+//!   [`CellInfo`] (value, threat rung, renju-suspect flag). Occupied cells hold the default info.
+//! - `total[colour]`: the sum of the values of all empty cells; `rungs[colour][threat]`: how many
+//!   empty cells reach each rung (so "does black have a five to make?" is one load).
+//! - `near[cell]` and `candidates`: stones within Chebyshev distance 2 and the empty cells with
+//!   at least one (the move-generation area).
+//!
+//! The invariant, tested against [`Position::new`] after random make/unmake sequences under
+//! every rule: the incremental state equals the state rebuilt from the board.
+//!
+//! # Evaluation
+//! The value of a cell for a colour is the sum of its four pattern values plus a bonus for its
+//! combined threat rung; the evaluation is the side to move's total minus the opponent's.
+//! Renju suspects for black (possible double three, double four, overline) are valued as
+//! worthless: most are forbidden, and a true check is too costly for every update.
+
+use crate::board::{BitBoard, Board, Color, Pos, CELLS};
+use crate::pattern::{
+    combine, lookup, own_view, slot_shift, FiveKind, LineKey, Pattern, Threat, ALL_WALL, HALF,
+    THREATS,
+};
+use crate::rules::{self, Rule};
+
+/// Value of one directional pattern for the colour that would make it (index: [`Pattern`]).
+pub const PATTERN_VALUE: [i32; 11] = [0, 0, 2, 5, 10, 30, 35, 110, 140, 800, 3000];
+/// Bonus for the combined rung (index: [`Threat`]).
+pub const THREAT_BONUS: [i32; THREATS] = [0, 0, 700, 0, 1200, 1500, 0];
+
+/// What an empty cell offers one colour.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct CellInfo {
+    /// Evaluation contribution.
+    pub value: i32,
+    /// The rung of the threat ladder a move here reaches.
+    pub threat: Threat,
+    /// Renju black only: the point may be forbidden and must be checked before use.
+    pub suspect: bool,
+}
+
+fn cell_info(pats: &[Pattern; 4], renju_black: bool) -> CellInfo {
+    let (threat, suspect) = combine(pats, renju_black);
+    if suspect {
+        return CellInfo {
+            value: 0,
+            threat,
+            suspect,
+        };
+    }
+    let value = pats.iter().map(|&p| PATTERN_VALUE[p as usize]).sum::<i32>()
+        + THREAT_BONUS[threat as usize];
+    CellInfo {
+        value,
+        threat,
+        suspect,
+    }
+}
+
+const DIRS: [(i32, i32); 4] = [(1, 0), (0, 1), (1, 1), (-1, 1)];
+const FORBID_CACHE: usize = 1 << 12;
+
+/// A board with its incrementally maintained patterns, evaluation and candidate area.
+#[derive(Clone)]
+pub struct Position {
+    board: Board,
+    rule: Rule,
+    kinds: [FiveKind; 2],
+    keys: Box<[[LineKey; 4]]>,
+    pats: Box<[[[Pattern; 4]; 2]]>,
+    info: Box<[[CellInfo; 2]]>,
+    total: [i32; 2],
+    rungs: [[u16; THREATS]; 2],
+    near: Box<[u8]>,
+    candidates: BitBoard,
+    forbid_cache: Box<[u64]>,
+}
+
+fn code(c: Option<Color>) -> u32 {
+    match c {
+        None => 0,
+        Some(Color::Black) => 1,
+        Some(Color::White) => 2,
+    }
+}
+
+impl Position {
+    /// Builds the full state for `board` under `rule` from scratch (also the test oracle).
+    pub fn new(board: &Board, rule: Rule) -> Position {
+        let mut p = Position {
+            board: board.clone(),
+            rule,
+            kinds: [
+                FiveKind::of(rule, Color::Black),
+                FiveKind::of(rule, Color::White),
+            ],
+            keys: vec![[ALL_WALL; 4]; CELLS].into_boxed_slice(),
+            pats: vec![[[Pattern::Dead; 4]; 2]; CELLS].into_boxed_slice(),
+            info: vec![[CellInfo::default(); 2]; CELLS].into_boxed_slice(),
+            total: [0; 2],
+            rungs: [[0; THREATS]; 2],
+            near: vec![0u8; CELLS].into_boxed_slice(),
+            candidates: BitBoard::EMPTY,
+            forbid_cache: vec![0u64; FORBID_CACHE * 2].into_boxed_slice(),
+        };
+        let size = board.size();
+        for y in 0..size {
+            for x in 0..size {
+                let q = Pos::new(x, y);
+                for (d, &(dx, dy)) in DIRS.iter().enumerate() {
+                    let mut key = 0;
+                    for off in (-HALF..=HALF).filter(|&o| o != 0) {
+                        let v = match p
+                            .board
+                            .pos(x as i64 + (dx * off) as i64, y as i64 + (dy * off) as i64)
+                        {
+                            None => 3,
+                            Some(r) => code(p.board.at(r)),
+                        };
+                        key |= v << slot_shift(off);
+                    }
+                    p.keys[q.index()][d] = key;
+                }
+                if p.board.at(q).is_none() {
+                    for d in 0..4 {
+                        p.refresh_pattern(q, d);
+                    }
+                    p.refresh_info(q);
+                }
+            }
+        }
+        for (s, _) in board.history() {
+            p.add_near(*s, true);
+        }
+        p
+    }
+
+    /// The board.
+    #[inline]
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+
+    /// The rule.
+    #[inline]
+    pub fn rule(&self) -> Rule {
+        self.rule
+    }
+
+    /// The side to move.
+    #[inline]
+    pub fn side_to_move(&self) -> Color {
+        self.board.side_to_move()
+    }
+
+    /// The Zobrist key of the board.
+    #[inline]
+    pub fn key(&self) -> u64 {
+        self.board.key()
+    }
+
+    /// What the empty cell `p` offers colour `c` (the default for occupied cells).
+    #[inline]
+    pub fn info(&self, p: Pos, c: Color) -> CellInfo {
+        self.info[p.index()][c.index()]
+    }
+
+    /// The four directional patterns of the empty cell `p` for colour `c`.
+    #[inline]
+    pub fn patterns(&self, p: Pos, c: Color) -> [Pattern; 4] {
+        self.pats[p.index()][c.index()]
+    }
+
+    /// How many empty cells reach exactly rung `t` for colour `c`.
+    #[inline]
+    pub fn rung_count(&self, c: Color, t: Threat) -> u16 {
+        self.rungs[c.index()][t as usize]
+    }
+
+    /// The empty cells within distance 2 of a stone.
+    #[inline]
+    pub fn candidates(&self) -> &BitBoard {
+        &self.candidates
+    }
+
+    /// The evaluation from the side to move's view.
+    #[inline]
+    pub fn evaluate(&self) -> i32 {
+        let me = self.side_to_move().index();
+        self.total[me] - self.total[1 - me]
+    }
+
+    /// The evaluation recomputed from the board alone (the oracle of [`Position::evaluate`]).
+    pub fn evaluate_full(&self) -> i32 {
+        Position::new(&self.board, self.rule).evaluate()
+    }
+
+    /// Plays `p` for the side to move. `p` must be an empty point on the board.
+    pub fn make(&mut self, p: Pos) {
+        let c = self.side_to_move();
+        self.board.play(p).expect("make on an empty point");
+        self.clear_info(p);
+        self.add_near(p, true);
+        self.update_lines(p, code(Some(c)));
+    }
+
+    /// Takes back the last move.
+    pub fn unmake(&mut self) {
+        let p = self.board.undo().expect("unmake with a move to take back");
+        self.add_near(p, false);
+        self.update_lines(p, 0);
+        for d in 0..4 {
+            self.refresh_pattern(p, d);
+        }
+        self.refresh_info(p);
+    }
+
+    /// Whether black may not play the empty point `p` (renju only; cached per position and
+    /// point, because the full check recurses).
+    pub fn is_forbidden(&mut self, p: Pos) -> bool {
+        if self.rule != Rule::Renju {
+            return false;
+        }
+        let tag = (self.board.key() ^ (p.0 as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15)) | 1;
+        let slot = (tag >> 40) as usize & (FORBID_CACHE - 1);
+        if self.forbid_cache[2 * slot] == tag {
+            return self.forbid_cache[2 * slot + 1] != 0;
+        }
+        let f = rules::is_forbidden(&mut self.board, p, self.rule);
+        self.forbid_cache[2 * slot] = tag;
+        self.forbid_cache[2 * slot + 1] = f as u64;
+        f
+    }
+
+    /// Whether colour `c` may play the empty point `p`: not a renju forbidden point for black.
+    /// Only suspects are checked (see [`CellInfo::suspect`]).
+    #[inline]
+    pub fn is_legal_for(&mut self, p: Pos, c: Color) -> bool {
+        !(c == Color::Black && self.info(p, c).suspect && self.is_forbidden(p))
+    }
+
+    fn add_near(&mut self, p: Pos, placed: bool) {
+        let size = self.board.size() as i64;
+        let (px, py) = (p.x() as i64, p.y() as i64);
+        for y in (py - 2).max(0)..=(py + 2).min(size - 1) {
+            for x in (px - 2).max(0)..=(px + 2).min(size - 1) {
+                let q = Pos::new(x as usize, y as usize);
+                let n = &mut self.near[q.index()];
+                if placed {
+                    *n += 1;
+                } else {
+                    *n -= 1;
+                }
+                if *n > 0 && self.board.at(q).is_none() {
+                    self.candidates.insert(q);
+                } else {
+                    self.candidates.remove(q);
+                }
+            }
+        }
+    }
+
+    /// Sets slot `p` to `v` in the keys of the cells within five steps on its four lines and
+    /// refreshes the empty ones.
+    fn update_lines(&mut self, p: Pos, v: u32) {
+        let size = self.board.size() as i32;
+        let (px, py) = (p.x() as i32, p.y() as i32);
+        for (d, &(dx, dy)) in DIRS.iter().enumerate() {
+            for sign in [-1i32, 1] {
+                for step in 1..=HALF {
+                    let (x, y) = (px + sign * dx * step, py + sign * dy * step);
+                    if x < 0 || y < 0 || x >= size || y >= size {
+                        break;
+                    }
+                    let q = Pos::new(x as usize, y as usize);
+                    // p lies at offset -sign*step from q.
+                    let shift = slot_shift(-sign * step);
+                    let k = &mut self.keys[q.index()][d];
+                    *k = (*k & !(3 << shift)) | (v << shift);
+                    // Most cells further out keep their pattern; only a change moves the info.
+                    if self.board.at(q).is_none() && self.refresh_pattern(q, d) {
+                        self.refresh_info(q);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Recomputes the two patterns of `q` in direction `d`; whether either changed.
+    #[inline]
+    fn refresh_pattern(&mut self, q: Pos, d: usize) -> bool {
+        let key = self.keys[q.index()][d];
+        let mut changed = false;
+        for c in [Color::Black, Color::White] {
+            let new = lookup(self.kinds[c.index()], own_view(key, c));
+            let slot = &mut self.pats[q.index()][c.index()][d];
+            changed |= *slot != new;
+            *slot = new;
+        }
+        changed
+    }
+
+    fn refresh_info(&mut self, q: Pos) {
+        for c in [Color::Black, Color::White] {
+            let renju_black = self.rule == Rule::Renju && c == Color::Black;
+            let new = cell_info(&self.pats[q.index()][c.index()], renju_black);
+            self.set_info(q, c, new);
+        }
+    }
+
+    fn clear_info(&mut self, q: Pos) {
+        for c in [Color::Black, Color::White] {
+            self.set_info(q, c, CellInfo::default());
+        }
+    }
+
+    #[inline]
+    fn set_info(&mut self, q: Pos, c: Color, new: CellInfo) {
+        let ci = c.index();
+        let old = std::mem::replace(&mut self.info[q.index()][ci], new);
+        self.total[ci] += new.value - old.value;
+        self.rungs[ci][old.threat as usize] -= (old.threat != Threat::None) as u16;
+        self.rungs[ci][new.threat as usize] += (new.threat != Threat::None) as u16;
+    }
+
+    /// The cells of `c` at rung `t` or above, in index order.
+    pub fn cells_at_least(&self, c: Color, t: Threat) -> impl Iterator<Item = Pos> + '_ {
+        self.candidates
+            .iter()
+            .filter(move |&q| self.info(q, c).threat >= t)
+    }
+
+    /// Whether colour `c` has any cell at rung `t` or above.
+    #[inline]
+    pub fn has_at_least(&self, c: Color, t: Threat) -> bool {
+        self.rungs[c.index()][t as usize..].iter().any(|&n| n > 0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    struct Lcg(u64);
+    impl Lcg {
+        fn next(&mut self) -> u64 {
+            self.0 = self
+                .0
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            self.0 >> 33
+        }
+    }
+
+    fn assert_same(a: &Position, b: &Position, ctx: &str) {
+        assert_eq!(a.total, b.total, "totals {ctx}");
+        assert_eq!(a.rungs, b.rungs, "rungs {ctx}");
+        assert_eq!(a.candidates, b.candidates, "candidates {ctx}");
+        assert_eq!(a.near, b.near, "near {ctx}");
+        let size = a.board.size();
+        for y in 0..size {
+            for x in 0..size {
+                let q = Pos::new(x, y);
+                assert_eq!(a.keys[q.index()], b.keys[q.index()], "keys at {q} {ctx}");
+                if a.board.at(q).is_none() {
+                    assert_eq!(a.pats[q.index()], b.pats[q.index()], "pats at {q} {ctx}");
+                }
+                assert_eq!(a.info[q.index()], b.info[q.index()], "info at {q} {ctx}");
+            }
+        }
+    }
+
+    /// Random make/unmake sequences: the incremental state equals a rebuild at every step.
+    #[test]
+    fn incremental_equals_full_under_every_rule() {
+        for rule in Rule::ALL {
+            for (size, seed) in [(9usize, 1u64), (15, 2), (9, 3), (15, 4)] {
+                let mut rng = Lcg(seed * 31 + rule as u64);
+                let mut pos = Position::new(&Board::new(size), rule);
+                let mut played = 0;
+                for step in 0..(size * size) {
+                    let undo = played > 0 && rng.next() % 4 == 0;
+                    if undo {
+                        pos.unmake();
+                        played -= 1;
+                    } else {
+                        let empties: Vec<Pos> = pos.board.empty_cells().collect();
+                        if empties.is_empty() {
+                            break;
+                        }
+                        let q = empties[rng.next() as usize % empties.len()];
+                        pos.make(q);
+                        played += 1;
+                    }
+                    let fresh = Position::new(&pos.board, rule);
+                    assert_same(&pos, &fresh, &format!("{rule} {size} step {step}"));
+                    assert_eq!(pos.evaluate(), pos.evaluate_full());
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn rungs_read_the_board_threats() {
+        let b = Board::from_picture(
+            "\
+            . . . . . . . . .\n\
+            . . . . . . . . .\n\
+            . . O O O . . . .\n\
+            . . . . . . . . .\n\
+            . . X X X X O . .\n\
+            . . . . . . . . .\n\
+            . . . . . . . . .\n\
+            . . . . . . . . .\n\
+            . . . . . . . . .\n",
+        )
+        .unwrap();
+        let p = Position::new(&b, Rule::Freestyle);
+        // Black's closed four: one five point.
+        assert_eq!(p.rung_count(Color::Black, Threat::Five), 1);
+        assert_eq!(p.info(Pos::new(1, 4), Color::Black).threat, Threat::Five);
+        // White's open three: both adjacent ends make an open four.
+        assert_eq!(
+            p.info(Pos::new(1, 2), Color::White).threat,
+            Threat::OpenFour
+        );
+        assert_eq!(
+            p.info(Pos::new(5, 2), Color::White).threat,
+            Threat::OpenFour
+        );
+        assert_eq!(p.rung_count(Color::White, Threat::OpenFour), 2);
+    }
+}

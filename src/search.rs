@@ -1,0 +1,783 @@
+//! The alpha-beta search worker: negamax with principal variation search, iterative deepening,
+//! aspiration windows, a quiescence search on fours, late move reductions, killers and history.
+//!
+//! # Shape (built for lazy SMP)
+//! Shared, read-mostly state lives in [`Shared`]: the transposition table, the `stop` flag and
+//! the time [`Plan`]. Everything a thread mutates lives in its [`Worker`] (history, which
+//! survives between moves of a game) and in the per-search `Run` (its own [`Position`] copy,
+//! killers, PV table, node count). N workers can therefore search one position at once, each
+//! with its own `Worker`, borrowing the same `Shared`; worker `i` rotates its root move order by
+//! `i` so the threads spread out. Worker 0 with a fixed depth or node budget is deterministic:
+//! same position, same move, score and node count.
+//!
+//! # Scores
+//! From the side to move's view. A win is `WIN - plies` where `plies` counts the moves from the
+//! root to the winning stone, so the fastest win and the slowest loss score best; any score
+//! with magnitude at least [`WIN_MIN`] is proven. The table stores win scores relative to the
+//! node (plies from the node) and they are re-based on probe.
+//!
+//! # Switches
+//! [`Params`] holds the features that change values (LMR, threat pruning) or only speed (TT,
+//! PVS, aspiration), so they can be judged one at a time; the margins live in [`tune`].
+
+use crate::board::{Board, Pos, CELLS};
+use crate::eval::Position;
+use crate::movegen::{self, Move, Scope, QUIET_RANK};
+use crate::pattern::Threat;
+use crate::rules::Rule;
+use crate::timeman::Plan;
+use crate::tt::{Bound, TranspositionTable};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+/// The score of a win on the board now (0 plies away).
+pub const WIN: i32 = 1_000_000;
+/// Scores at least this large in magnitude are proven wins or losses.
+pub const WIN_MIN: i32 = WIN - 1000;
+/// Larger than any score.
+pub const INF: i32 = WIN + 1;
+/// The deepest ply the search reaches (iterations, extensions and quiescence included).
+pub const MAX_PLY: usize = 128;
+
+/// The tunable margins of the search, in one place.
+pub mod tune {
+    /// Half-width of the first aspiration window.
+    pub const ASPIRATION_DELTA: i32 = 400;
+    /// Aspiration starts at this depth.
+    pub const ASPIRATION_MIN_DEPTH: i32 = 4;
+    /// LMR applies from this remaining depth...
+    pub const LMR_MIN_DEPTH: i32 = 3;
+    /// ...to quiet moves from this index in the ordered list.
+    pub const LMR_MIN_INDEX: usize = 3;
+    /// Nodes between two reads of the clock and the stop flag (a power of two).
+    pub const POLL_NODES: u64 = 1024;
+    /// Moves of ladder rank at most this (an own open three, blocking one, or quiet) may be
+    /// reduced and pruned; fours, double threes and their blocks never are.
+    pub const REDUCIBLE_RANK: u8 = 3;
+    /// Own fours the quiescence search may play in a row.
+    pub const QSEARCH_FOURS: i32 = 2;
+
+    /// The reduction of a late quiet move, growing with depth and lateness (the usual
+    /// log-log shape), at least one ply.
+    #[inline]
+    pub fn lmr_reduction(depth: i32, index: usize) -> i32 {
+        let r = (depth as f32).ln() * (index as f32).ln() / 2.0;
+        (r as i32).max(1)
+    }
+
+    /// Move-count pruning: at a non-PV node of remaining depth `depth`, quiet moves after this
+    /// many are not searched at all.
+    #[inline]
+    pub fn late_move_count(depth: i32) -> usize {
+        (3 + depth * depth) as usize
+    }
+
+    /// Move-count pruning applies up to this remaining depth.
+    pub const LMP_MAX_DEPTH: i32 = 8;
+}
+
+/// Search features that can be switched off (for equivalence tests and self-play judgement).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Params {
+    /// Use the transposition table (probe cut-offs and move).
+    pub tt: bool,
+    /// Principal variation search: zero-window scouts after the first move.
+    pub pvs: bool,
+    /// Aspiration windows at the root.
+    pub aspiration: bool,
+    /// Late move reductions (changes values).
+    pub lmr: bool,
+    /// Move-count pruning of late quiet moves near the horizon (changes values).
+    pub move_count_pruning: bool,
+    /// Restrict moves to defences when the opponent has an open three (changes values at the
+    /// horizon; see [`crate::movegen::Scope::Defend`]).
+    pub threat_prune: bool,
+    /// Own fours the quiescence search may play in a row (changes values).
+    pub qsearch_fours: i32,
+    /// Evaluate every leaf from scratch instead of incrementally (a slow oracle for tests).
+    pub full_eval: bool,
+}
+
+impl Default for Params {
+    fn default() -> Params {
+        Params {
+            tt: true,
+            pvs: true,
+            aspiration: true,
+            lmr: true,
+            move_count_pruning: true,
+            threat_prune: true,
+            full_eval: false,
+            qsearch_fours: tune::QSEARCH_FOURS,
+        }
+    }
+}
+
+impl Params {
+    /// Only the features that never change the root score at a fixed depth.
+    pub fn exact() -> Params {
+        Params {
+            lmr: false,
+            move_count_pruning: false,
+            ..Params::default()
+        }
+    }
+}
+
+/// State shared by every worker of one search.
+pub struct Shared<'a> {
+    /// The transposition table.
+    pub tt: &'a TranspositionTable,
+    /// Raised when the move must be answered now.
+    pub stop: &'a AtomicBool,
+    /// The time plan.
+    pub plan: Plan,
+}
+
+/// Depth and node caps of one search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Caps {
+    /// Last iteration to run.
+    pub max_depth: u32,
+    /// Abandon the search at this many nodes.
+    pub max_nodes: u64,
+}
+
+impl Default for Caps {
+    fn default() -> Caps {
+        Caps {
+            max_depth: (MAX_PLY / 2) as u32,
+            max_nodes: u64::MAX,
+        }
+    }
+}
+
+/// What a search found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchResult {
+    /// The move to play.
+    pub best: Pos,
+    /// Its score (0 when no iteration completed).
+    pub score: i32,
+    /// The last completed iteration (0 = none; the move is the top of the ladder).
+    pub depth: u32,
+    /// Nodes searched, abandoned iteration included.
+    pub nodes: u64,
+    /// The principal variation of the last completed iteration.
+    pub pv: Vec<Pos>,
+}
+
+/// One search thread's persistent state.
+pub struct Worker {
+    index: usize,
+    /// The feature switches.
+    pub params: Params,
+    history: Vec<[i32; CELLS]>,
+}
+
+impl Worker {
+    /// Worker number `index` (0 = the deterministic main worker).
+    pub fn new(index: usize, params: Params) -> Worker {
+        Worker {
+            index,
+            params,
+            history: vec![[0; CELLS]; 2],
+        }
+    }
+
+    /// Forgets what was learnt (a new game).
+    pub fn clear(&mut self) {
+        for h in &mut self.history {
+            h.fill(0);
+        }
+    }
+
+    /// Searches `board` (side to move = the mover) under `rule` and returns the best move.
+    /// `output` receives one line per completed iteration. The board must have an empty point.
+    pub fn search(
+        &mut self,
+        shared: &Shared<'_>,
+        board: &Board,
+        rule: Rule,
+        caps: Caps,
+        output: &dyn Fn(&str),
+    ) -> SearchResult {
+        let started = Instant::now();
+        let mut run = Run {
+            pos: Position::new(board, rule),
+            shared,
+            params: self.params,
+            history: &mut self.history,
+            nodes: 0,
+            max_nodes: caps.max_nodes,
+            aborted: false,
+            killers: vec![[None; 2]; MAX_PLY + 2],
+            pv: vec![[Pos(0); MAX_PLY + 2]; MAX_PLY + 2],
+            pv_len: vec![0; MAX_PLY + 2],
+            buffers: (0..MAX_PLY + 2).map(|_| Vec::with_capacity(64)).collect(),
+            root: Vec::new(),
+        };
+        run.iterate(self.index, caps.max_depth, started, output)
+    }
+}
+
+struct RootMove {
+    pos: Pos,
+    score: i32,
+    pv: Vec<Pos>,
+}
+
+struct Run<'a, 's> {
+    pos: Position,
+    shared: &'a Shared<'s>,
+    params: Params,
+    history: &'a mut Vec<[i32; CELLS]>,
+    nodes: u64,
+    max_nodes: u64,
+    aborted: bool,
+    killers: Vec<[Option<Pos>; 2]>,
+    pv: Vec<[Pos; MAX_PLY + 2]>,
+    pv_len: Vec<usize>,
+    buffers: Vec<Vec<Move>>,
+    root: Vec<RootMove>,
+}
+
+/// A win for the side to move with its winning stone `plies` moves from the root.
+#[inline]
+fn win_in(plies: usize) -> i32 {
+    WIN - plies as i32
+}
+
+#[inline]
+fn score_to_tt(s: i32, ply: usize) -> i32 {
+    if s >= WIN_MIN {
+        s + ply as i32
+    } else if s <= -WIN_MIN {
+        s - ply as i32
+    } else {
+        s
+    }
+}
+
+#[inline]
+fn score_from_tt(s: i32, ply: usize) -> i32 {
+    if s >= WIN_MIN {
+        s - ply as i32
+    } else if s <= -WIN_MIN {
+        s + ply as i32
+    } else {
+        s
+    }
+}
+
+/// A score for humans: `win 5` / `loss 4` (plies to the winning stone) or centi-stones.
+pub fn format_score(s: i32) -> String {
+    if s >= WIN_MIN {
+        format!("win {}", WIN - s)
+    } else if s <= -WIN_MIN {
+        format!("loss {}", WIN + s)
+    } else {
+        s.to_string()
+    }
+}
+
+impl Run<'_, '_> {
+    /// Counts a node and says whether the search must unwind (stop flag, deadline, node cap).
+    #[inline]
+    fn poll(&mut self) -> bool {
+        self.nodes += 1;
+        if self.aborted {
+            return true;
+        }
+        if self.nodes >= self.max_nodes {
+            self.aborted = true;
+        } else if self.nodes & (tune::POLL_NODES - 1) == 0 {
+            let late = self.shared.plan.hard.is_some_and(|h| Instant::now() >= h);
+            if late || self.shared.stop.load(Ordering::Relaxed) {
+                self.aborted = true;
+            }
+        }
+        self.aborted
+    }
+
+    #[inline]
+    fn evaluate(&self) -> i32 {
+        if self.params.full_eval {
+            self.pos.evaluate_full()
+        } else {
+            self.pos.evaluate()
+        }
+    }
+
+    /// Positions decided by the threats on the board, before any move is searched.
+    #[inline]
+    fn decided(&mut self, ply: usize) -> Option<i32> {
+        let me = self.pos.side_to_move();
+        let op = me.opponent();
+        // A five to make wins now.
+        if self.pos.has_at_least(me, Threat::Five) {
+            return Some(win_in(ply + 1));
+        }
+        let caro = self.pos.rule() == Rule::Caro;
+        let op_fives = self.pos.rung_count(op, Threat::Five);
+        // Two five points cannot both be blocked (under caro one block may close the other).
+        if op_fives >= 2 && !caro {
+            return Some(-win_in(ply + 2));
+        }
+        // An open four (or double four) wins when the opponent has no five to make first.
+        if op_fives == 0
+            && !caro
+            && movegen::find_usable(&mut self.pos, me, Threat::OpenFour).is_some()
+        {
+            return Some(win_in(ply + 3));
+        }
+        None
+    }
+
+    fn iterate(
+        &mut self,
+        worker: usize,
+        max_depth: u32,
+        started: Instant,
+        output: &dyn Fn(&str),
+    ) -> SearchResult {
+        let fast = movegen::fast_move(&mut self.pos).expect("an empty point");
+        let mut result = SearchResult {
+            best: fast,
+            score: 0,
+            depth: 0,
+            nodes: 0,
+            pv: vec![fast],
+        };
+        // An immediate five needs no search; an instant plan gets the top of the ladder.
+        if self.pos.has_at_least(self.pos.side_to_move(), Threat::Five) {
+            result.score = win_in(1);
+            return result;
+        }
+        if self.shared.plan.instant {
+            return result;
+        }
+        self.init_root(worker);
+        if self.root.is_empty() {
+            return result;
+        }
+        let mut prev = 0;
+        for depth in 1..=max_depth.min((MAX_PLY / 2) as u32) as i32 {
+            for h in self.history.iter_mut() {
+                for v in h.iter_mut() {
+                    *v /= 2;
+                }
+            }
+            let score = self.aspiration(depth, prev);
+            if self.aborted {
+                break;
+            }
+            prev = score;
+            let best = &self.root[0];
+            result = SearchResult {
+                best: best.pos,
+                score,
+                depth: depth as u32,
+                nodes: self.nodes,
+                pv: best.pv.clone(),
+            };
+            let elapsed = started.elapsed();
+            let ms = elapsed.as_millis() as u64;
+            let nps = self.nodes * 1000 / ms.max(1);
+            let pv: Vec<String> = result.pv.iter().map(|p| p.to_string()).collect();
+            output(&format!(
+                "depth {depth} score {} nodes {} nps {nps} time {ms} pv {}",
+                format_score(score),
+                self.nodes,
+                pv.join(" ")
+            ));
+            if score.abs() >= WIN_MIN {
+                break;
+            }
+            if self.shared.plan.soft.is_some_and(|s| Instant::now() >= s) {
+                break;
+            }
+        }
+        result.nodes = self.nodes;
+        result
+    }
+
+    fn init_root(&mut self, worker: usize) {
+        let mut moves = Vec::new();
+        movegen::generate(&mut self.pos, self.params.threat_prune, &mut moves);
+        let tt_move = if self.params.tt {
+            self.shared.tt.probe(self.pos.key()).and_then(|e| e.best)
+        } else {
+            None
+        };
+        self.order(&mut moves, tt_move, 0);
+        self.root = moves
+            .iter()
+            .map(|m| RootMove {
+                pos: m.pos,
+                score: -INF,
+                pv: vec![m.pos],
+            })
+            .collect();
+        if worker > 0 && !self.root.is_empty() {
+            let n = worker % self.root.len();
+            self.root.rotate_left(n);
+        }
+    }
+
+    /// One iteration inside an aspiration window around the last score, widened on failure
+    /// until the score falls inside (the final score equals a full-window search's).
+    fn aspiration(&mut self, depth: i32, prev: i32) -> i32 {
+        let mut delta = tune::ASPIRATION_DELTA;
+        let (mut alpha, mut beta) = if self.params.aspiration
+            && depth >= tune::ASPIRATION_MIN_DEPTH
+            && prev.abs() < WIN_MIN
+        {
+            (prev - delta, prev + delta)
+        } else {
+            (-INF, INF)
+        };
+        loop {
+            let score = self.root_search(depth, alpha, beta);
+            if self.aborted {
+                return score;
+            }
+            if score <= alpha && alpha > -INF {
+                alpha = (score - delta).max(-INF);
+            } else if score >= beta && beta < INF {
+                beta = (score + delta).min(INF);
+            } else {
+                return score;
+            }
+            delta = delta.saturating_mul(4);
+            if delta > 50_000 {
+                alpha = -INF;
+                beta = INF;
+            }
+        }
+    }
+
+    fn root_search(&mut self, depth: i32, mut alpha: i32, beta: i32) -> i32 {
+        let mut best = -INF;
+        let mut best_move = None;
+        let orig_alpha = alpha;
+        self.pv_len[0] = 0;
+        for i in 0..self.root.len() {
+            let m = self.root[i].pos;
+            self.pos.make(m);
+            let score = if i == 0 || !self.params.pvs {
+                -self.negamax(depth - 1, -beta, -alpha, 1, true)
+            } else {
+                let mut s = -self.negamax(depth - 1, -alpha - 1, -alpha, 1, false);
+                if s > alpha && s < beta && !self.aborted {
+                    s = -self.negamax(depth - 1, -beta, -alpha, 1, true);
+                }
+                s
+            };
+            self.pos.unmake();
+            if self.aborted {
+                return 0;
+            }
+            let rm = &mut self.root[i];
+            if i == 0 || score > alpha {
+                rm.score = score;
+                rm.pv.clear();
+                rm.pv.push(m);
+                rm.pv
+                    .extend_from_slice(&self.pv[1][1..self.pv_len[1].max(1)]);
+            } else {
+                rm.score = -INF;
+            }
+            if score > best {
+                best = score;
+                best_move = Some(m);
+                if score > alpha {
+                    alpha = score;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        // Stable: moves that did not improve keep last iteration's order.
+        self.root.sort_by_key(|r| std::cmp::Reverse(r.score));
+        if self.params.tt {
+            let bound = if best >= beta {
+                Bound::Lower
+            } else if best > orig_alpha {
+                Bound::Exact
+            } else {
+                Bound::Upper
+            };
+            self.shared.tt.store(
+                self.pos.key(),
+                depth as i16,
+                bound,
+                score_to_tt(best, 0),
+                best_move,
+            );
+        }
+        best
+    }
+
+    /// Orders `moves` for searching: the table's move, then threats by ladder rank, then the
+    /// killers, then quiet moves by static value and history.
+    fn order(&self, moves: &mut [Move], tt_move: Option<Pos>, ply: usize) {
+        let me = self.pos.side_to_move().index();
+        let killers = self.killers[ply];
+        for m in moves.iter_mut() {
+            m.order = if Some(m.pos) == tt_move {
+                i64::MAX
+            } else if m.rank > QUIET_RANK {
+                ((m.rank as i64) << 40) + m.value as i64
+            } else if Some(m.pos) == killers[0] {
+                (1 << 39) + 1
+            } else if Some(m.pos) == killers[1] {
+                1 << 39
+            } else {
+                ((m.value as i64) << 12) + self.history[me][m.pos.index()].clamp(0, 4095) as i64
+            };
+        }
+        // Unstable is still deterministic: the same input order gives the same output.
+        moves.sort_unstable_by_key(|m| std::cmp::Reverse((m.order, m.pos)));
+    }
+
+    /// The node function. Steps are numbered as in the engines this follows.
+    fn negamax(
+        &mut self,
+        depth: i32,
+        mut alpha: i32,
+        mut beta: i32,
+        ply: usize,
+        pv_node: bool,
+    ) -> i32 {
+        // Step 1. Count the node and poll the clock: an abandoned search unwinds at once and
+        // its scores are never used or stored.
+        if self.poll() {
+            return 0;
+        }
+        self.pv_len[ply] = ply;
+
+        // Step 2. Positions the threats already decide: no search needed, and they keep the
+        // fastest-win ordering exact.
+        if let Some(s) = self.decided(ply) {
+            return s;
+        }
+
+        // Step 3. Mate distance pruning: no line from here can beat a win already closer to the
+        // root, so the window shrinks to what is still reachable.
+        alpha = alpha.max(-win_in(ply));
+        beta = beta.min(win_in(ply + 1));
+        if alpha >= beta {
+            return alpha;
+        }
+
+        // Step 4. At the horizon, resolve the fours before trusting the static evaluation.
+        if depth <= 0 || ply >= MAX_PLY - 16 {
+            return self.qsearch(alpha, beta, ply, self.params.qsearch_fours);
+        }
+
+        // Step 5. Transposition table: a deep enough bound that settles the window ends the node
+        // (not at PV nodes, so the principal variation stays whole); its move is tried first.
+        let key = self.pos.key();
+        let mut tt_move = None;
+        if self.params.tt {
+            if let Some(e) = self.shared.tt.probe(key) {
+                tt_move = e.best;
+                if !pv_node && e.depth as i32 >= depth {
+                    let s = score_from_tt(e.score, ply);
+                    let cut = match e.bound {
+                        Bound::Exact => true,
+                        Bound::Lower => s >= beta,
+                        Bound::Upper => s <= alpha,
+                    };
+                    if cut {
+                        return s;
+                    }
+                }
+            }
+        }
+
+        // Step 6. Generate once, score once, order by the ladder, table move, killers, history.
+        let mut moves = std::mem::take(&mut self.buffers[ply]);
+        let scope = movegen::generate(&mut self.pos, self.params.threat_prune, &mut moves);
+        if moves.is_empty() {
+            self.buffers[ply] = moves;
+            // No legal block of a five loses; otherwise the board is full: a draw.
+            return if scope == Scope::Block {
+                -win_in(ply + 2)
+            } else {
+                0
+            };
+        }
+        self.order(&mut moves, tt_move, ply);
+
+        // Step 7. The move loop.
+        let orig_alpha = alpha;
+        let mut best = -INF;
+        let mut best_move = None;
+        let me = self.pos.side_to_move();
+        for (i, m) in moves.iter().enumerate() {
+            let quiet = m.rank <= tune::REDUCIBLE_RANK && !self.killers[ply].contains(&Some(m.pos));
+            // Step 8. Move-count pruning: near the horizon, late quiet moves of a non-PV node
+            // almost never refute; once a move has been searched, the rest are skipped.
+            if self.params.move_count_pruning
+                && !pv_node
+                && quiet
+                && depth <= tune::LMP_MAX_DEPTH
+                && i >= tune::late_move_count(depth)
+                && best > -WIN_MIN
+            {
+                break;
+            }
+            self.pos.make(m.pos);
+            let score = if i == 0 || !self.params.pvs {
+                -self.negamax(depth - 1, -beta, -alpha, ply + 1, pv_node)
+            } else {
+                // Step 9. Late move reductions: late quiet moves rarely matter, so they are
+                // scouted shallower first and searched fully only if they beat alpha.
+                let r = if self.params.lmr
+                    && quiet
+                    && depth >= tune::LMR_MIN_DEPTH
+                    && i >= tune::LMR_MIN_INDEX
+                {
+                    tune::lmr_reduction(depth, i).min(depth - 1)
+                } else {
+                    0
+                };
+                // Step 10. Principal variation search: a zero window proves the move worse than
+                // the first cheaply; only a move that beats it is searched with the full window.
+                let mut s = -self.negamax(depth - 1 - r, -alpha - 1, -alpha, ply + 1, false);
+                if s > alpha && r > 0 && !self.aborted {
+                    s = -self.negamax(depth - 1, -alpha - 1, -alpha, ply + 1, false);
+                }
+                if s > alpha && s < beta && pv_node && !self.aborted {
+                    s = -self.negamax(depth - 1, -beta, -alpha, ply + 1, true);
+                }
+                s
+            };
+            self.pos.unmake();
+            if self.aborted {
+                self.buffers[ply] = moves;
+                return 0;
+            }
+            if score > best {
+                best = score;
+                best_move = Some(m.pos);
+                if score > alpha {
+                    alpha = score;
+                    if pv_node {
+                        self.pv[ply][ply] = m.pos;
+                        let (head, tail) = self.pv.split_at_mut(ply + 1);
+                        let child_len = self.pv_len[ply + 1].max(ply + 1);
+                        head[ply][ply + 1..child_len].copy_from_slice(&tail[0][ply + 1..child_len]);
+                        self.pv_len[ply] = child_len;
+                    }
+                    if alpha >= beta {
+                        // Step 11. A quiet refutation is remembered for its siblings (killers)
+                        // and for the rest of the search (history, weighted by depth).
+                        if m.rank <= QUIET_RANK {
+                            let k = &mut self.killers[ply];
+                            if k[0] != Some(m.pos) {
+                                k[1] = k[0];
+                                k[0] = Some(m.pos);
+                            }
+                            let h = &mut self.history[me.index()][m.pos.index()];
+                            *h = (*h + depth * depth).min(1 << 20);
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+        self.buffers[ply] = moves;
+
+        // Step 12. Store the result with its bound, win scores made relative to this node.
+        if self.params.tt {
+            let bound = if best >= beta {
+                Bound::Lower
+            } else if best > orig_alpha {
+                Bound::Exact
+            } else {
+                Bound::Upper
+            };
+            self.shared
+                .tt
+                .store(key, depth as i16, bound, score_to_tt(best, ply), best_move);
+        }
+        best
+    }
+
+    /// Quiescence: forced blocks and own fours are played out (up to `fours` of them), so the
+    /// static evaluation is only read where no five is pending.
+    fn qsearch(&mut self, mut alpha: i32, beta: i32, ply: usize, fours: i32) -> i32 {
+        // Q1. Count and poll.
+        if self.poll() {
+            return 0;
+        }
+        self.pv_len[ply] = ply;
+        // Q2. Decided by the threats on the board.
+        if let Some(s) = self.decided(ply) {
+            return s;
+        }
+        if ply >= MAX_PLY - 2 {
+            return self.evaluate();
+        }
+        let me = self.pos.side_to_move();
+        let op = me.opponent();
+        // Q3. A five of the opponent must be blocked: no standing pat.
+        if self.pos.has_at_least(op, Threat::Five) {
+            let mut moves = std::mem::take(&mut self.buffers[ply]);
+            movegen::generate(&mut self.pos, false, &mut moves);
+            let mut best = -win_in(ply + 2);
+            for m in moves.iter() {
+                self.pos.make(m.pos);
+                let s = -self.qsearch(-beta, -alpha, ply + 1, fours);
+                self.pos.unmake();
+                if self.aborted {
+                    break;
+                }
+                if s > best {
+                    best = s;
+                    if s > alpha {
+                        alpha = s;
+                        if alpha >= beta {
+                            break;
+                        }
+                    }
+                }
+            }
+            self.buffers[ply] = moves;
+            return best;
+        }
+        // Q4. Stand pat: the mover may always play a quiet move.
+        let stand = self.evaluate();
+        if stand >= beta || fours <= 0 {
+            return stand;
+        }
+        alpha = alpha.max(stand);
+        // Q5. Own fours: each forces a block, and chains of them can end in a four-three.
+        let mut moves = std::mem::take(&mut self.buffers[ply]);
+        movegen::fours(&mut self.pos, &mut moves);
+        let mut best = stand;
+        for m in moves.iter() {
+            self.pos.make(m.pos);
+            let s = -self.qsearch(-beta, -alpha, ply + 1, fours - 1);
+            self.pos.unmake();
+            if self.aborted {
+                break;
+            }
+            if s > best {
+                best = s;
+                if s > alpha {
+                    alpha = s;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        self.buffers[ply] = moves;
+        best
+    }
+}

@@ -1,0 +1,136 @@
+//! Time management: one move's budget from the tournament clock, as one absolute deadline.
+//!
+//! # Rules
+//! - `timeout_turn = 0` means answer at once: the plan is *instant* and the search plays the top
+//!   of the threat ladder without searching.
+//! - The budget is the smaller of the per-turn limit (minus a safety margin for the answer to
+//!   travel back) and a share of what is left of the match clock (`time_left`, spread over the
+//!   moves a game still tends to need, minus a reserve). Neither given: no deadline (analysis,
+//!   fixed-depth and fixed-node searches).
+//! - Everything counts from `Limits.started`, when the request arrived, so time spent before the
+//!   search (book, proof search) is charged to the same move.
+//! - `hard` is the deadline the search polls (every few thousand nodes, with the `stop` flag);
+//!   `soft` is when no new iteration starts, since the next one would rarely finish in time.
+
+use crate::limits::Limits;
+use std::time::{Duration, Instant};
+
+/// Milliseconds kept back from every turn limit (at most a quarter of it).
+pub const TURN_MARGIN_MS: u64 = 30;
+/// The share of the turn limit also kept back, in percent.
+pub const TURN_MARGIN_PERCENT: u64 = 5;
+/// How many more own moves the match clock is planned for.
+pub const MATCH_MOVES_AHEAD: i64 = 20;
+/// Milliseconds of the match clock never planned for.
+pub const MATCH_RESERVE_MS: i64 = 200;
+/// `time_left` at or above this means unlimited.
+pub const UNLIMITED_LEFT: i64 = 2_147_483_647;
+/// No new iteration starts after this share of the budget, in percent.
+pub const SOFT_PERCENT: u32 = 45;
+
+/// The time plan of one move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Plan {
+    /// Answer at once without searching.
+    pub instant: bool,
+    /// The budget, when there is one.
+    pub budget: Option<Duration>,
+    /// Do not start a new iteration after this.
+    pub soft: Option<Instant>,
+    /// Abandon the search at this instant.
+    pub hard: Option<Instant>,
+}
+
+/// The budget in milliseconds for `limits` (`None` = unlimited; `Some(0)` = answer at once).
+pub fn budget_ms(limits: &Limits) -> Option<u64> {
+    let t = limits.time;
+    let turn = t.turn_ms.map(|turn| {
+        if turn == 0 {
+            0
+        } else {
+            let margin = (TURN_MARGIN_MS + turn * TURN_MARGIN_PERCENT / 100).min(turn / 4);
+            (turn - margin).max(1)
+        }
+    });
+    let match_clock = match (t.left_ms, t.match_ms) {
+        (_, Some(0)) | (None, _) => None,
+        (Some(left), _) if left >= UNLIMITED_LEFT => None,
+        (Some(left), _) => {
+            let usable = left - MATCH_RESERVE_MS.min(left / 4);
+            Some((usable / MATCH_MOVES_AHEAD).max(0) as u64)
+        }
+    };
+    match (turn, match_clock) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    }
+}
+
+/// The plan for a move with `limits`.
+pub fn plan(limits: &Limits) -> Plan {
+    match budget_ms(limits) {
+        None => Plan {
+            instant: false,
+            budget: None,
+            soft: None,
+            hard: None,
+        },
+        Some(0) => Plan {
+            instant: true,
+            budget: Some(Duration::ZERO),
+            soft: Some(limits.started),
+            hard: Some(limits.started),
+        },
+        Some(ms) => {
+            let budget = Duration::from_millis(ms);
+            Plan {
+                instant: false,
+                budget: Some(budget),
+                soft: Some(limits.started + budget * SOFT_PERCENT / 100),
+                hard: Some(limits.started + budget),
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::limits::TimeControl;
+
+    fn limits(turn: Option<u64>, m: Option<u64>, left: Option<i64>) -> Limits {
+        Limits::new(TimeControl {
+            turn_ms: turn,
+            match_ms: m,
+            left_ms: left,
+        })
+    }
+
+    #[test]
+    fn budgets() {
+        assert_eq!(budget_ms(&limits(None, None, None)), None);
+        assert_eq!(budget_ms(&limits(Some(0), None, None)), Some(0));
+        assert_eq!(budget_ms(&limits(Some(1000), None, None)), Some(1000 - 80));
+        assert_eq!(budget_ms(&limits(Some(10), None, None)), Some(8));
+        assert_eq!(budget_ms(&limits(Some(1), None, None)), Some(1));
+        // The match clock caps the turn.
+        assert_eq!(
+            budget_ms(&limits(Some(5000), Some(60_000), Some(20_200))),
+            Some(1000)
+        );
+        // Unlimited match clock and timeout_match 0 are ignored.
+        assert_eq!(budget_ms(&limits(Some(1000), Some(0), Some(10))), Some(920));
+        assert_eq!(
+            budget_ms(&limits(Some(1000), Some(1), Some(UNLIMITED_LEFT))),
+            Some(920)
+        );
+        // Out of time: answer at once.
+        assert_eq!(
+            budget_ms(&limits(Some(1000), Some(1000), Some(-5))),
+            Some(0)
+        );
+        assert!(plan(&limits(Some(0), None, None)).instant);
+        let p = plan(&limits(Some(1000), None, None));
+        assert!(p.soft.unwrap() < p.hard.unwrap());
+    }
+}

@@ -1,0 +1,399 @@
+//! The alpha-beta engine: tactics (pictures), fixed-depth equivalences, determinism, limits.
+
+use bango::algo::alphabeta::AlphaBeta;
+use bango::algo::{Algorithm, Request, Settings};
+use bango::board::{Board, Color, Pos};
+use bango::eval::Position;
+use bango::limits::Limits;
+use bango::notation;
+use bango::pattern::Threat;
+use bango::rules::Rule;
+use bango::search::{Caps, Params, SearchResult, Shared, Worker, WIN};
+use bango::timeman::{self, Plan};
+use bango::tt::TranspositionTable;
+use std::sync::atomic::AtomicBool;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+fn board(pic: &str, to_move: Color) -> Board {
+    let mut b = Board::from_picture(pic).unwrap();
+    b.set_side_to_move(to_move);
+    b
+}
+
+/// Asks the registered engine for a move, after a new game, and returns it with the output.
+fn think(b: &Board, rule: Rule, limits: Limits) -> (Pos, Vec<String>) {
+    let (m, lines, _) = timed_think(b, rule, limits);
+    (m, lines)
+}
+
+/// [`think`] with the clock started once the engine exists; also returns the time taken.
+fn timed_think(b: &Board, rule: Rule, mut limits: Limits) -> (Pos, Vec<String>, Duration) {
+    let settings = Settings {
+        hash_kib: Some(2048),
+        ..Settings::default()
+    };
+    let mut engine = AlphaBeta::with_table(Params::default(), 2048 * 1024);
+    engine.new_game(b.size(), &settings);
+    limits.started = Instant::now();
+    let stop = AtomicBool::new(false);
+    let lines = Mutex::new(Vec::new());
+    let output = |l: &str| lines.lock().unwrap().push(l.to_string());
+    let req = Request {
+        board: b,
+        rule,
+        limits,
+        settings: &settings,
+        stop: &stop,
+        output: &output,
+    };
+    let m = engine.think(&req);
+    let took = limits.started.elapsed();
+    assert!(b.is_empty_at(m), "illegal move {m}");
+    (m, lines.into_inner().unwrap(), took)
+}
+
+fn search(b: &Board, rule: Rule, depth: u32, params: Params) -> SearchResult {
+    let tt = TranspositionTable::new(8 << 20);
+    let stop = AtomicBool::new(false);
+    let shared = Shared {
+        tt: &tt,
+        stop: &stop,
+        plan: timeman::plan(&Limits::depth(depth)),
+    };
+    let caps = Caps {
+        max_depth: depth,
+        ..Caps::default()
+    };
+    Worker::new(0, params).search(&shared, b, rule, caps, &|_| {})
+}
+
+/// Every limit a tactical test is run under: fixed depths and tiny clocks.
+fn all_limits() -> Vec<Limits> {
+    vec![
+        Limits::depth(1),
+        Limits::depth(4),
+        Limits::per_move(1),
+        Limits::per_move(0),
+    ]
+}
+
+const TAKE_FIVE: &str = "\
+. . . . . . . . .
+. . . . . . . . .
+. O O O O . . . .
+. . . . . . . . .
+. . X X X X . . .
+. . . . . . . . .
+. . . . . . . . .
+. . . . . . . . .
+. . . . . . . . .
+";
+
+#[test]
+fn takes_a_five() {
+    for rule in Rule::ALL {
+        let b = board(TAKE_FIVE, Color::White);
+        for limits in all_limits() {
+            let (m, _) = think(&b, rule, limits);
+            assert!(
+                m == Pos::new(0, 2) || m == Pos::new(5, 2),
+                "{rule} {limits:?}: played {m}"
+            );
+        }
+    }
+}
+
+#[test]
+fn blocks_a_four_and_a_split_four_at_its_gap() {
+    let closed = "\
+. . . . . . . . .
+. . . . . . . . .
+. O X X X X . . .
+. . . . . . . . .
+. . O . O . . . .
+. . . . . . . . .
+. . . . . O . . .
+. . . . . . . . .
+. . . . . . . . .
+";
+    let split = "\
+. . . . . . . . .
+. . . . . . . . .
+. X X . X X . . .
+. . . . . . . . .
+. . O . O . . . .
+. . . . . . . . .
+. . . . . O . . .
+. . . . . . . . .
+. . . . . . . . .
+";
+    for rule in Rule::ALL {
+        for (pic, want) in [(closed, Pos::new(6, 2)), (split, Pos::new(3, 2))] {
+            let b = board(pic, Color::White);
+            for limits in all_limits() {
+                let (m, _) = think(&b, rule, limits);
+                assert_eq!(m, want, "{rule} {limits:?}\n{pic}");
+            }
+        }
+    }
+}
+
+#[test]
+fn meets_an_open_three_without_an_own_four() {
+    // Black threatens an open four on row 4; white has only scattered stones.
+    let pics = [
+        "\
+. . . . . . . . . . .
+. . . . . . . . . . .
+. . . O . . . O . . .
+. . . . . . . . . . .
+. . . X X X . . . . .
+. . . . . . . . . . .
+. . . . . . . X . . .
+. . . . O . . . . . .
+. . . . . . . . . . .
+. . . . . . . . . . .
+. . . . . . . . . . .
+",
+        // A split three.
+        "\
+. . . . . . . . . . .
+. . . . . . . . . . .
+. . . O . . . O . . .
+. . . . . . . . . . .
+. . . X . X X . . . .
+. . . . . . . . . . .
+. . . . . . . X . . .
+. . . . O . . . . . .
+. . . . . . . . . . .
+. . . . . . . . . . .
+. . . . . . . . . . .
+",
+    ];
+    for pic in pics {
+        let b = board(pic, Color::White);
+        for rule in Rule::ALL {
+            for limits in all_limits() {
+                let (m, _) = think(&b, rule, limits);
+                let mut after = b.clone();
+                after.play(m).unwrap();
+                let pos = Position::new(&after, rule);
+                assert!(
+                    !pos.has_at_least(Color::Black, Threat::OpenFour),
+                    "{rule} {limits:?}: {m} leaves the three open\n{pic}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn prefers_the_faster_win() {
+    // White can make an open four on row 2 (a win in 3) or a four-three (a win in 5 at best).
+    let pic = "\
+. . . . . . . . . . .
+. . . . . . . . . . .
+. . . . O O O . . . .
+. . . . . . . . . . .
+. . . . . . . . . . .
+. X . . . . . . O . .
+. X . . . . . . O . .
+. X . . . . . . O . .
+. . . . . . . . . . .
+. . . . . X . X . X .
+. . . . . . . . . . .
+";
+    let b = board(pic, Color::White);
+    let r = search(&b, Rule::Freestyle, 4, Params::default());
+    assert_eq!(r.score, WIN - 3);
+    for limits in all_limits() {
+        let (m, _) = think(&b, Rule::Freestyle, limits);
+        assert!(
+            m == Pos::new(3, 2)
+                || m == Pos::new(7, 2)
+                || m == Pos::new(8, 4)
+                || m == Pos::new(8, 8),
+            "{limits:?}: {m} is not an open four"
+        );
+    }
+}
+
+#[test]
+fn prefers_the_slower_loss() {
+    // Black has a four (five point 6,4) and an open three on column 1. White cannot survive;
+    // blocking the four loses on ply 4, anything else on ply 2.
+    let pic = "\
+. . . . . . . . . . .
+. . . . . . . . . . .
+. X . . . . . . . . .
+. X . . . . . . . . .
+. X O X X X X . . O .
+. . . . . . . . . . .
+. . . . O . . O . . .
+. . . . . . . . . . .
+. . . . . . . . . . .
+. . . . . . . . . . .
+. . . . . . . . . . .
+";
+    let b = board(pic, Color::White);
+    let r = search(&b, Rule::Freestyle, 4, Params::default());
+    assert_eq!((r.best, r.score), (Pos::new(7, 4), -(WIN - 4)));
+    for limits in all_limits() {
+        let (m, _) = think(&b, Rule::Freestyle, limits);
+        assert_eq!(m, Pos::new(7, 4), "{limits:?}");
+    }
+}
+
+fn midgame(n: usize) -> Vec<Board> {
+    let text = std::fs::read_to_string(notation::data_dir().join("positions-midgame-15.txt"))
+        .expect("shared data");
+    notation::parse_puzzles(&text)
+        .unwrap()
+        .iter()
+        .step_by(7)
+        .take(n)
+        .map(|p| p.board().unwrap())
+        .collect()
+}
+
+/// Features that only change speed leave the root score and move of a fixed-depth search alone.
+#[test]
+fn equivalences_at_fixed_depth() {
+    let base = Params::exact();
+    let variants = [
+        ("tt off", Params { tt: false, ..base }),
+        ("pvs off", Params { pvs: false, ..base }),
+        (
+            "aspiration off",
+            Params {
+                aspiration: false,
+                ..base
+            },
+        ),
+        (
+            "full evaluation",
+            Params {
+                full_eval: true,
+                ..base
+            },
+        ),
+    ];
+    for (i, b) in midgame(4).iter().enumerate() {
+        let depth = 4;
+        let want = search(b, Rule::Freestyle, depth, base);
+        for (name, p) in variants {
+            let got = search(b, Rule::Freestyle, depth, p);
+            assert_eq!(
+                (got.best, got.score),
+                (want.best, want.score),
+                "{name}, position {i}"
+            );
+        }
+    }
+}
+
+#[test]
+fn deterministic_after_a_new_game() {
+    let b = &midgame(2)[1];
+    let strip = |lines: Vec<String>| -> Vec<String> {
+        lines
+            .iter()
+            .map(|l| {
+                let w: Vec<&str> = l.split_whitespace().collect();
+                // Drop the clock-dependent fields (nps, time).
+                let mut keep = Vec::new();
+                let mut i = 0;
+                while i < w.len() {
+                    if w[i] == "nps" || w[i] == "time" {
+                        i += 2;
+                    } else {
+                        keep.push(w[i]);
+                        i += 1;
+                    }
+                }
+                keep.join(" ")
+            })
+            .collect()
+    };
+    for limits in [Limits::depth(6), Limits::nodes(30_000)] {
+        let (m1, l1) = think(b, Rule::Freestyle, limits);
+        let (m2, l2) = think(b, Rule::Freestyle, limits);
+        assert_eq!(m1, m2);
+        assert_eq!(strip(l1), strip(l2));
+    }
+    let r1 = search(b, Rule::Renju, 5, Params::default());
+    let r2 = search(b, Rule::Renju, 5, Params::default());
+    assert_eq!(r1, r2);
+    assert_eq!(r1.depth, 5);
+}
+
+#[test]
+fn honours_node_and_depth_caps() {
+    let b = &midgame(1)[0];
+    let tt = TranspositionTable::new(1 << 20);
+    let stop = AtomicBool::new(false);
+    let shared = Shared {
+        tt: &tt,
+        stop: &stop,
+        plan: Plan {
+            instant: false,
+            budget: None,
+            soft: None,
+            hard: None,
+        },
+    };
+    let r = Worker::new(0, Params::default()).search(
+        &shared,
+        b,
+        Rule::Freestyle,
+        Caps {
+            max_depth: 64,
+            max_nodes: 5000,
+        },
+        &|_| {},
+    );
+    assert_eq!(r.nodes, 5000);
+    assert!(b.is_empty_at(r.best));
+    let r = search(b, Rule::Freestyle, 3, Params::default());
+    assert_eq!(r.depth, 3);
+}
+
+#[test]
+fn raised_stop_flag_answers_at_once() {
+    let b = &midgame(1)[0];
+    let tt = TranspositionTable::new(1 << 20);
+    let stop = AtomicBool::new(true);
+    let shared = Shared {
+        tt: &tt,
+        stop: &stop,
+        plan: timeman::plan(&Limits::depth(30)),
+    };
+    let t = Instant::now();
+    let r = Worker::new(0, Params::default()).search(
+        &shared,
+        b,
+        Rule::Freestyle,
+        Caps::default(),
+        &|_| {},
+    );
+    assert!(b.is_empty_at(r.best));
+    assert!(r.nodes < 3000, "searched {} nodes after stop", r.nodes);
+    assert!(t.elapsed() < Duration::from_secs(2));
+}
+
+/// The think returns within its budget (generously: the machine is shared).
+#[test]
+fn returns_within_the_time_budget() {
+    let boards = midgame(3);
+    for ms in [0u64, 10, 100] {
+        for b in &boards {
+            let (m, _, took) = timed_think(b, Rule::Freestyle, Limits::per_move(ms));
+            assert!(b.is_empty_at(m));
+            assert!(
+                took <= Duration::from_millis(ms + 50),
+                "budget {ms} ms took {took:?}"
+            );
+        }
+    }
+}

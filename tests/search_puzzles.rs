@@ -1,0 +1,76 @@
+//! Puzzle suites from the shared data, searched by the alpha-beta engine at a fixed node budget
+//! (so the result does not depend on the machine).
+//!
+//! Quick mode checks a small sample on every run; the full sample is `#[ignore]`d:
+//! `cargo test --release --test search_puzzles -- --ignored --nocapture`.
+
+use bango::notation::{self, Puzzle};
+use bango::search::{Caps, Params, Shared, Worker, WIN_MIN};
+use bango::timeman::Plan;
+use bango::tt::TranspositionTable;
+use std::sync::atomic::AtomicBool;
+
+fn load(file: &str, rule: &str, every: usize, n: usize) -> Vec<Puzzle> {
+    let text = std::fs::read_to_string(notation::data_dir().join(file)).expect("shared data");
+    text.lines()
+        .filter(|l| l.split_whitespace().nth(1) == Some(rule))
+        .step_by(every)
+        .take(n)
+        .map(|l| Puzzle::parse(l).unwrap().unwrap())
+        .collect()
+}
+
+/// Searches each puzzle with `nodes` nodes; returns (solved, proven wins, total).
+fn solve(puzzles: &[Puzzle], nodes: u64) -> (usize, usize, usize) {
+    let stop = AtomicBool::new(false);
+    let (mut solved, mut proven) = (0, 0);
+    for p in puzzles {
+        let tt = TranspositionTable::new(4 << 20);
+        let shared = Shared {
+            tt: &tt,
+            stop: &stop,
+            plan: Plan {
+                instant: false,
+                budget: None,
+                soft: None,
+                hard: None,
+            },
+        };
+        let caps = Caps {
+            max_nodes: nodes,
+            ..Caps::default()
+        };
+        let b = p.board().unwrap();
+        let r = Worker::new(0, Params::default()).search(&shared, &b, p.rule, caps, &|_| {});
+        solved += p.answers.contains(&r.best) as usize;
+        proven += (r.score >= WIN_MIN) as usize;
+    }
+    (solved, proven, puzzles.len())
+}
+
+#[test]
+fn blocks_the_four_in_block_puzzles() {
+    for rule in ["freestyle", "standard", "renju"] {
+        let ps = load("puzzles-block.txt", rule, 97, 6);
+        let (solved, _, n) = solve(&ps, 20_000);
+        assert_eq!(solved, n, "{rule}");
+    }
+}
+
+#[test]
+fn finds_vcf_wins_on_a_sample() {
+    let ps = load("puzzles-vcf.txt", "freestyle", 173, 10);
+    let (_, proven, n) = solve(&ps, 100_000);
+    println!("vcf sample: proven {proven}/{n}");
+    assert!(proven * 2 >= n, "proven {proven}/{n}");
+}
+
+#[test]
+#[ignore]
+fn vcf_suite_report() {
+    for rule in ["freestyle", "standard", "renju"] {
+        let ps = load("puzzles-vcf.txt", rule, 23, 50);
+        let (solved, proven, n) = solve(&ps, 200_000);
+        println!("{rule}: first move among the answers {solved}/{n}, win proven {proven}/{n}");
+    }
+}
