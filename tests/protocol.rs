@@ -16,6 +16,23 @@ fn about(ai: &str) -> String {
     )
 }
 
+/// With no `BANGO_ALGO` the brain searches (alphabeta); an unknown name falls back to it.
+#[test]
+fn default_algorithm_is_alphabeta_and_unknown_names_fall_back() {
+    for algo in ["", "no-such-algorithm"] {
+        let mut b = Brain::spawn(Mode::Pipe, &[("BANGO_ALGO", algo)]);
+        b.send("ABOUT");
+        b.expect(&about("alphabeta"));
+        b.send("START 15");
+        b.expect("OK");
+        b.send("INFO show_detail 0");
+        b.send("INFO timeout_turn 200");
+        b.send("BEGIN");
+        let mut occ = Vec::new();
+        b.expect_move(15, &mut occ);
+    }
+}
+
 /// Every command once, in a plausible session.
 #[test]
 fn every_command_transcript() {

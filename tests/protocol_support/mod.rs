@@ -72,10 +72,12 @@ fn spawn_reader<R: Read + Send + 'static>(r: R) -> Receiver<Event> {
 }
 
 impl Brain {
-    /// Starts the brain with `env` set, connected over `mode`.
+    /// Starts the brain with `env` set, connected over `mode`. The algorithm is `random` unless
+    /// `env` names another (`BANGO_ALGO` = "" leaves the registry's default): these transcripts
+    /// test the protocol, and random answers without search output.
     pub fn spawn(mode: Mode, env: &[(&str, &str)]) -> Brain {
         let mut cmd = Command::new(BIN);
-        cmd.env_remove("BANGO_ALGO")
+        cmd.env("BANGO_ALGO", "random")
             .env_remove("BANGO_SMP")
             .env_remove("BANGO_SEED");
         for (k, v) in env {
