@@ -154,6 +154,7 @@ impl VcfSolver {
         self.node(board, rule, attacker, fours, budget)
     }
 
+    /// One attacker node (see the module docs for the steps).
     fn node(&mut self, b: &mut Board, rule: Rule, a: Color, depth: u8, budget: &Budget) -> Res {
         self.nodes += 1;
         if budget.exhausted(self.nodes) {
@@ -166,15 +167,26 @@ impl VcfSolver {
             }
         }
         let d = a.opponent();
-        let s = self.counts.scan(b, &self.windows, a);
-        if let Some(f) = s.a_five.iter().find(|&q| rules::is_win_at(b, q, a, rule)) {
+        let a_five = self.counts.fives(b, &self.windows, a);
+        if let Some(f) = a_five.iter().find(|&q| rules::is_win_at(b, q, a, rule)) {
             return Res::Win(vec![f]);
         }
-        let dfive = threats::confirm_fives(b, &s.d_five, d, rule);
-        let mut cands: Vec<Pos> = match dfive.len() {
-            0 => s.a_four.iter().collect(),
-            1 if s.a_four.contains(dfive[0]) => vec![dfive[0]],
-            _ => {
+        let mut dfive = None;
+        for q in self.counts.fives(b, &self.windows, d).iter() {
+            if rules::is_win_at(b, q, d, rule) {
+                if dfive.is_some() {
+                    // Two defender five points: one four cannot stop both.
+                    self.table.insert(key, EXACT);
+                    return Res::Fail { exact: true };
+                }
+                dfive = Some(q);
+            }
+        }
+        let fours = self.counts.fours(b, &self.windows, a);
+        let mut cands: Vec<Pos> = match dfive {
+            None => fours.iter().collect(),
+            Some(f) if fours.contains(f) => vec![f],
+            Some(_) => {
                 self.table.insert(key, EXACT);
                 return Res::Fail { exact: true };
             }
@@ -187,29 +199,41 @@ impl VcfSolver {
         }
         let mut exact = true;
         for m in cands {
-            b.put(m, a).expect("candidate is empty");
-            let fives = threats::five_points_through(b, m, a, rule);
-            b.undo();
-            if fives.is_empty() || (a == Color::Black && rules::is_forbidden(b, m, rule)) {
+            if a == Color::Black && self.forbidden(b, m, rule) {
                 continue;
             }
             self.counts.put(b, &self.windows, m, a);
-            let stops = threats::stopping_moves(b, &fives, a, rule);
-            match stops.len() {
-                0 => {
-                    let line = finish_line(b, rule, a, m, &fives);
-                    self.counts.undo(b, &self.windows);
-                    return Res::Win(line);
-                }
-                1 => {}
-                _ => {
-                    // Caro only: the defender has a choice the line format cannot show.
-                    self.counts.undo(b, &self.windows);
-                    exact = false;
-                    continue;
-                }
+            let fives = self.fives_through(b, rule, a, m);
+            if fives.is_empty() {
+                self.counts.undo(b, &self.windows);
+                continue;
             }
-            let r = stops[0];
+            let r = if rule == Rule::Caro {
+                let stops = threats::stopping_moves(b, fives.as_slice(), a, rule);
+                match stops.len() {
+                    0 => None,
+                    1 => Some(stops[0]),
+                    _ => {
+                        // The defender has a choice the line format cannot show.
+                        self.counts.undo(b, &self.windows);
+                        exact = false;
+                        continue;
+                    }
+                }
+            } else if fives.len() == 1
+                && !(d == Color::Black && self.forbidden(b, fives.0[0], rule))
+            {
+                // Only a stone on the five point stops it (a defender stone elsewhere never
+                // shortens the attacker's line), and the defender has no five of its own.
+                Some(fives.0[0])
+            } else {
+                None
+            };
+            let Some(r) = r else {
+                let line = finish_line(b, rule, a, m, fives.as_slice());
+                self.counts.undo(b, &self.windows);
+                return Res::Win(line);
+            };
             self.counts.put(b, &self.windows, r, d);
             let res = self.node(b, rule, a, depth - 1, budget);
             self.counts.undo(b, &self.windows);
@@ -225,6 +249,87 @@ impl VcfSolver {
         }
         self.table.insert(key, if exact { EXACT } else { depth });
         Res::Fail { exact }
+    }
+
+    /// The five points of colour `c` made by its stone at `m` (on the board and in the
+    /// counts): they lie in the clean windows through `m` that now hold four stones of `c`, one
+    /// per window, confirmed by the rule along the window's line.
+    fn fives_through(&self, b: &Board, rule: Rule, c: Color, m: Pos) -> Fives {
+        let (ci, oi) = (c.index(), c.opponent().index());
+        let mut out = Fives([m; 8], 0);
+        for &w in self.windows.of(m) {
+            let n = self.counts.window(w);
+            if n[ci] != 4 || n[oi] != 0 {
+                continue;
+            }
+            let e = self
+                .windows
+                .cells(w)
+                .iter()
+                .copied()
+                .find(|&q| b.at(q).is_none())
+                .expect("a clean window with four stones has an empty cell");
+            if !out.as_slice().contains(&e)
+                && out.1 < out.0.len()
+                && rules::wins_in_dir(b, e, self.windows.dir(w), c, rule)
+            {
+                out.0[out.1] = e;
+                out.1 += 1;
+            }
+        }
+        out
+    }
+
+    /// Whether the window counts allow black a forbidden shape at the empty point `p` (false
+    /// proves it is not forbidden; it depends only on the lines through `p` within four steps).
+    /// Every forbidden shape needs lines in two directions through `p` that each hold two black
+    /// stones in a clean window (double three, double four), two clean windows with three black
+    /// stones in one direction (a double four on one line), or a clean window with four (an
+    /// overline passes through one).
+    fn may_be_forbidden(&self, p: Pos, rule: Rule) -> bool {
+        if rule != Rule::Renju {
+            return false;
+        }
+        let (bi, wi) = (Color::Black.index(), Color::White.index());
+        let mut hot = [false; 4];
+        let mut threes = [0u8; 4];
+        for &w in self.windows.of(p) {
+            let c = self.counts.window(w);
+            if c[wi] != 0 || c[bi] < 2 {
+                continue;
+            }
+            let di = self.windows.dir(w) as usize;
+            hot[di] = true;
+            if c[bi] >= 3 {
+                threes[di] += 1;
+                if c[bi] >= 4 || threes[di] >= 2 {
+                    return true;
+                }
+            }
+        }
+        hot.iter().filter(|&&h| h).count() >= 2
+    }
+
+    /// Whether black may not play the empty point `p` (the full renju test, run only when
+    /// [`VcfSolver::may_be_forbidden`] allows it).
+    fn forbidden(&self, b: &mut Board, p: Pos, rule: Rule) -> bool {
+        self.may_be_forbidden(p, rule) && rules::is_forbidden(b, p, rule)
+    }
+}
+
+/// A few five points, without allocating (a stone makes at most one per window through it;
+/// more than eight would be a win many times over, and the first eight show it).
+struct Fives([Pos; 8], usize);
+
+impl Fives {
+    fn as_slice(&self) -> &[Pos] {
+        &self.0[..self.1]
+    }
+    fn len(&self) -> usize {
+        self.1
+    }
+    fn is_empty(&self) -> bool {
+        self.1 == 0
     }
 }
 
