@@ -199,8 +199,14 @@ impl VcfSolver {
         }
         let mut exact = true;
         for m in cands {
-            if a == Color::Black && self.forbidden(b, m, rule) {
-                continue;
+            if a == Color::Black && rule == Rule::Renju {
+                if self.four_may_be_forbidden(b, m) {
+                    if rules::is_forbidden(b, m, rule) {
+                        continue;
+                    }
+                } else {
+                    debug_assert!(!rules::is_forbidden(b, m, rule), "{m} forbidden\n{b}");
+                }
             }
             self.counts.put(b, &self.windows, m, a);
             let fives = self.fives_through(b, rule, a, m);
@@ -310,10 +316,65 @@ impl VcfSolver {
         hot.iter().filter(|&&h| h).count() >= 2
     }
 
+    /// [`VcfSolver::may_be_forbidden`] for a black four candidate `m` (empty; in a clean window
+    /// with three black stones). A four is forbidden only as part of an overline, a second four
+    /// or two threes in other directions (a four-three is legal). So the full test is needed
+    /// only when: a clean window through `m` holds four black stones (overline); the windows
+    /// with three in two directions (two fours); their other empty cells in one direction are
+    /// two points not five apart, or more (two fours on one line: a straight four's two points
+    /// are five apart); or two other directions hold two black stones in a clean window.
+    fn four_may_be_forbidden(&self, b: &Board, m: Pos) -> bool {
+        let (bi, wi) = (Color::Black.index(), Color::White.index());
+        let mut fives: [(Pos, usize); 20] = [(m, 0); 20];
+        let mut n = 0;
+        let mut four_dirs = 0u8;
+        let mut two_dirs = 0u8;
+        for &w in self.windows.of(m) {
+            let c = self.counts.window(w);
+            if c[wi] != 0 || c[bi] < 2 {
+                continue;
+            }
+            let di = self.windows.dir(w) as usize;
+            match c[bi] {
+                2 => two_dirs |= 1 << di,
+                3 => {
+                    four_dirs |= 1 << di;
+                    let e = self
+                        .windows
+                        .cells(w)
+                        .iter()
+                        .copied()
+                        .find(|&q| q != m && b.at(q).is_none())
+                        .expect("a clean window with three stones has two empty cells");
+                    if !fives[..n].iter().any(|&(q, _)| q == e) {
+                        fives[n] = (e, di);
+                        n += 1;
+                    }
+                }
+                _ => return true,
+            }
+        }
+        if four_dirs.count_ones() != 1 {
+            return true;
+        }
+        let points = &fives[..n];
+        let apart = |p: Pos, q: Pos| p.x().abs_diff(q.x()).max(p.y().abs_diff(q.y()));
+        match points {
+            [_] => {}
+            [(p, _), (q, _)] if apart(*p, *q) == 5 => {}
+            _ => return true,
+        }
+        (two_dirs & !four_dirs).count_ones() >= 2
+    }
+
     /// Whether black may not play the empty point `p` (the full renju test, run only when
     /// [`VcfSolver::may_be_forbidden`] allows it).
     fn forbidden(&self, b: &mut Board, p: Pos, rule: Rule) -> bool {
-        self.may_be_forbidden(p, rule) && rules::is_forbidden(b, p, rule)
+        if self.may_be_forbidden(p, rule) {
+            return rules::is_forbidden(b, p, rule);
+        }
+        debug_assert!(!rules::is_forbidden(b, p, rule), "{p} forbidden\n{b}");
+        false
     }
 }
 

@@ -109,6 +109,9 @@ pub struct Scan {
     pub d_four: BitBoard,
 }
 
+/// Words of a window bit set: enough for the windows of the largest board.
+const SET_WORDS: usize = 64;
+
 /// Stone counts per colour of every window, and for each colour the set of clean windows (none
 /// of the opponent's stones) holding three or four of its stones, kept in step with the board by
 /// [`Counts::put`] and [`Counts::undo`]. A node of the VCF search reads its four and five
@@ -119,16 +122,16 @@ pub struct Scan {
 pub struct Counts {
     n: Vec<[u8; 2]>,
     /// `set[c][k]`: bit set over windows, the clean windows of colour `c` with `3 + k` stones.
-    set: [[Vec<u64>; 2]; 2],
+    set: Box<[[[u64; SET_WORDS]; 2]; 2]>,
 }
 
 impl Counts {
     /// The counts of `board`.
     pub fn new(board: &Board, windows: &Windows) -> Counts {
-        let words = windows.cells.len().div_ceil(64);
+        assert!(windows.cells.len() <= SET_WORDS * 64);
         let mut c = Counts {
             n: vec![[0u8; 2]; windows.cells.len()],
-            set: std::array::from_fn(|_| std::array::from_fn(|_| vec![0u64; words])),
+            set: Box::new([[[0u64; SET_WORDS]; 2]; 2]),
         };
         for (w, cells) in windows.cells.iter().enumerate() {
             let mut k = [0u8; 2];
@@ -160,7 +163,8 @@ impl Counts {
     /// Toggles window `w` in the set of colour index `ci` at `k` (3 or 4) stones.
     #[inline]
     fn flip(&mut self, ci: usize, k: u8, w: usize) {
-        self.set[ci][usize::from(k - 3)][w / 64] ^= 1u64 << (w % 64);
+        // The mask keeps the index provably in range (windows never exceed the set's size).
+        self.set[ci & 1][usize::from(k - 3) & 1][(w / 64) % SET_WORDS] ^= 1u64 << (w % 64);
     }
 
     /// The window-set update when a stone of colour index `ci` joins (or, `undo`, leaves)
