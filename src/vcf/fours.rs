@@ -21,7 +21,7 @@
 
 use super::threats::{self, Counts, Windows};
 use super::{verify, Budget, Proof};
-use crate::board::{Board, Color, Direction, Pos};
+use crate::board::{zobrist, Board, Color, Direction, Pos};
 use crate::rules::{self, Rule};
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
@@ -208,12 +208,22 @@ impl VcfSolver {
                     debug_assert!(!rules::is_forbidden(b, m, rule), "{m} forbidden\n{b}");
                 }
             }
-            self.counts.put(b, &self.windows, m, a);
-            let fives = self.fives_through(b, rule, a, m);
+            let fives = self.fives_made_by(b, rule, a, m);
             if fives.is_empty() {
-                self.counts.undo(b, &self.windows);
                 continue;
             }
+            if fives.len() == 1 && rule != Rule::Caro && !(d == Color::Black && rule == Rule::Renju)
+            {
+                // The reply is forced and legal: a refuted child is found without playing it.
+                let child = key ^ zobrist(a, m) ^ zobrist(d, fives.0[0]);
+                if let Some(&t) = self.table.get(&child) {
+                    if t >= depth - 1 {
+                        exact &= t == EXACT;
+                        continue;
+                    }
+                }
+            }
+            self.counts.put(b, &self.windows, m, a);
             let r = if rule == Rule::Caro {
                 let stops = threats::stopping_moves(b, fives.as_slice(), a, rule);
                 match stops.len() {
@@ -257,32 +267,41 @@ impl VcfSolver {
         Res::Fail { exact }
     }
 
-    /// The five points of colour `c` made by its stone at `m` (on the board and in the
-    /// counts): they lie in the clean windows through `m` that now hold four stones of `c`, one
-    /// per window, confirmed by the rule along the window's line.
-    fn fives_through(&self, b: &Board, rule: Rule, c: Color, m: Pos) -> Fives {
-        let (ci, oi) = (c.index(), c.opponent().index());
-        let mut out = Fives([m; 8], 0);
+    /// The five points the attacker's stone at the empty `m` would make (none if `m` is no
+    /// four under `rule`). They lie in the clean windows through `m` that hold three attacker
+    /// stones, one per window: its other empty cell, confirmed by the rule with `m` placed.
+    fn fives_made_by(&self, b: &mut Board, rule: Rule, a: Color, m: Pos) -> Fives {
+        let (ai, di) = (a.index(), a.opponent().index());
+        let mut cand = [(m, Direction::Horizontal); 20];
+        let mut n = 0;
         for &w in self.windows.of(m) {
-            let n = self.counts.window(w);
-            if n[ci] != 4 || n[oi] != 0 {
-                continue;
+            let c = self.counts.window(w);
+            if c[ai] == 3 && c[di] == 0 {
+                let e = self
+                    .windows
+                    .cells(w)
+                    .iter()
+                    .copied()
+                    .find(|&q| q != m && b.at(q).is_none())
+                    .expect("a clean window with three stones has two empty cells");
+                if !cand[..n].iter().any(|&(q, _)| q == e) {
+                    cand[n] = (e, self.windows.dir(w));
+                    n += 1;
+                }
             }
-            let e = self
-                .windows
-                .cells(w)
-                .iter()
-                .copied()
-                .find(|&q| b.at(q).is_none())
-                .expect("a clean window with four stones has an empty cell");
-            if !out.as_slice().contains(&e)
-                && out.1 < out.0.len()
-                && rules::wins_in_dir(b, e, self.windows.dir(w), c, rule)
-            {
+        }
+        let mut out = Fives([m; 8], 0);
+        if n == 0 {
+            return out;
+        }
+        b.put(m, a).expect("candidate is empty");
+        for &(e, dir) in &cand[..n] {
+            if out.1 < out.0.len() && rules::wins_in_dir(b, e, dir, a, rule) {
                 out.0[out.1] = e;
                 out.1 += 1;
             }
         }
+        b.undo();
         out
     }
 
