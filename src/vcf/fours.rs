@@ -199,6 +199,22 @@ impl VcfSolver {
         }
         let mut exact = true;
         for m in cands {
+            let fives = self.fives_made_by(b, rule, a, m);
+            if fives.is_empty() {
+                continue;
+            }
+            if fives.len() == 1 && rule != Rule::Caro && !(d == Color::Black && rule == Rule::Renju)
+            {
+                // The reply is forced and legal: a refuted child is found without playing it
+                // (nor testing whether the four is forbidden: either way it is no way on).
+                let child = key ^ zobrist(a, m) ^ zobrist(d, fives.0[0]);
+                if let Some(&t) = self.table.get(&child) {
+                    if t >= depth - 1 {
+                        exact &= t == EXACT;
+                        continue;
+                    }
+                }
+            }
             if a == Color::Black && rule == Rule::Renju {
                 if self.four_may_be_forbidden(b, m) {
                     if rules::is_forbidden(b, m, rule) {
@@ -206,21 +222,6 @@ impl VcfSolver {
                     }
                 } else {
                     debug_assert!(!rules::is_forbidden(b, m, rule), "{m} forbidden\n{b}");
-                }
-            }
-            let fives = self.fives_made_by(b, rule, a, m);
-            if fives.is_empty() {
-                continue;
-            }
-            if fives.len() == 1 && rule != Rule::Caro && !(d == Color::Black && rule == Rule::Renju)
-            {
-                // The reply is forced and legal: a refuted child is found without playing it.
-                let child = key ^ zobrist(a, m) ^ zobrist(d, fives.0[0]);
-                if let Some(&t) = self.table.get(&child) {
-                    if t >= depth - 1 {
-                        exact &= t == EXACT;
-                        continue;
-                    }
                 }
             }
             self.counts.put(b, &self.windows, m, a);
@@ -272,7 +273,7 @@ impl VcfSolver {
     /// stones, one per window: its other empty cell, confirmed by the rule with `m` placed.
     fn fives_made_by(&self, b: &mut Board, rule: Rule, a: Color, m: Pos) -> Fives {
         let (ai, di) = (a.index(), a.opponent().index());
-        let mut cand = [(m, Direction::Horizontal); 20];
+        let mut cand = [(m, 0u32); 20];
         let mut n = 0;
         for &w in self.windows.of(m) {
             let c = self.counts.window(w);
@@ -285,7 +286,7 @@ impl VcfSolver {
                     .find(|&q| q != m && b.at(q).is_none())
                     .expect("a clean window with three stones has two empty cells");
                 if !cand[..n].iter().any(|&(q, _)| q == e) {
-                    cand[n] = (e, self.windows.dir(w));
+                    cand[n] = (e, w);
                     n += 1;
                 }
             }
@@ -294,14 +295,44 @@ impl VcfSolver {
         if n == 0 {
             return out;
         }
-        b.put(m, a).expect("candidate is empty");
-        for &(e, dir) in &cand[..n] {
-            if out.1 < out.0.len() && rules::wins_in_dir(b, e, dir, a, rule) {
+        // With `m` and `e` the window is five stones in a row; whether that wins depends only
+        // on the cells just outside it (an overline under exact-five rules), except in caro
+        // (blocked ends), where the rule decides with `m` placed.
+        let exact = rule != Rule::Freestyle && !(rule == Rule::Renju && a == Color::White);
+        if rule == Rule::Caro {
+            b.put(m, a).expect("candidate is empty");
+        }
+        for &(e, w) in &cand[..n] {
+            let wins = match rule {
+                Rule::Caro => rules::wins_in_dir(b, e, self.windows.dir(w), a, rule),
+                _ if exact => {
+                    let cells = self.windows.cells(w);
+                    let dir = self.windows.dir(w);
+                    let size = b.size();
+                    let own = |q: Option<Pos>| q.is_some_and(|q| b.at(q) == Some(a));
+                    !own(cells[0].offset(dir, -1, size)) && !own(cells[4].offset(dir, 1, size))
+                }
+                _ => true,
+            };
+            debug_assert_eq!(wins, {
+                let caro = rule == Rule::Caro;
+                if !caro {
+                    b.put(m, a).expect("candidate is empty");
+                }
+                let r = rules::wins_in_dir(b, e, self.windows.dir(w), a, rule);
+                if !caro {
+                    b.undo();
+                }
+                r
+            });
+            if wins && out.1 < out.0.len() {
                 out.0[out.1] = e;
                 out.1 += 1;
             }
         }
-        b.undo();
+        if rule == Rule::Caro {
+            b.undo();
+        }
         out
     }
 

@@ -22,6 +22,9 @@ pub struct Windows {
     cells: Vec<[Pos; 5]>,
     /// The direction of each window.
     dirs: Vec<Direction>,
+    /// The cells of each window as bit masks of [`BitBoard`] words: (word, bits), at most three
+    /// words (a row of the 32-wide layout fills half a word); unused entries have no bits.
+    masks: Vec<[(u8, u64); 3]>,
     /// `of_cell[start[p]..start[p + 1]]` are the windows holding cell `p`.
     of_cell: Vec<u32>,
     start: Vec<u32>,
@@ -47,6 +50,24 @@ impl Windows {
                 }
             }
         }
+        let masks = cells
+            .iter()
+            .map(|w| {
+                let mut m = [(0u8, 0u64); 3];
+                let mut n = 0;
+                for p in w {
+                    let (word, bit) = (p.index() / 64, 1u64 << (p.index() % 64));
+                    match m[..n].iter_mut().find(|(x, _)| usize::from(*x) == word) {
+                        Some(e) => e.1 |= bit,
+                        None => {
+                            m[n] = (word as u8, bit);
+                            n += 1;
+                        }
+                    }
+                }
+                m
+            })
+            .collect();
         let mut lists = vec![Vec::new(); crate::board::CELLS];
         for (i, w) in cells.iter().enumerate() {
             for p in w {
@@ -64,6 +85,7 @@ impl Windows {
             size,
             cells,
             dirs,
+            masks,
             of_cell,
             start,
         }
@@ -225,17 +247,23 @@ impl Counts {
     /// The empty cells of the clean windows of `c` holding `k` (3 or 4) stones of `c`.
     fn cells(&self, board: &Board, windows: &Windows, c: Color, k: u8) -> BitBoard {
         let mut out = BitBoard::EMPTY;
-        for (i, &word) in self.set[c.index()][usize::from(k - 3)].iter().enumerate() {
+        let used = windows.cells.len().div_ceil(64);
+        for (i, &word) in self.set[c.index()][usize::from(k - 3)][..used]
+            .iter()
+            .enumerate()
+        {
             let mut bits = word;
             while bits != 0 {
                 let w = i * 64 + bits.trailing_zeros() as usize;
                 bits &= bits - 1;
-                for &p in &windows.cells[w] {
-                    if board.at(p).is_none() {
-                        out.insert(p);
-                    }
+                for &(x, m) in &windows.masks[w] {
+                    out.0[usize::from(x) % out.0.len()] |= m;
                 }
             }
+        }
+        let (b, w) = (board.stones(Color::Black), board.stones(Color::White));
+        for i in 0..out.0.len() {
+            out.0[i] &= !(b.0[i] | w.0[i]);
         }
         out
     }
@@ -448,7 +476,11 @@ mod tests {
             } else {
                 let p = Pos::new((next() % 7) as usize, (next() % 7) as usize);
                 if b.is_empty_at(p) {
-                    let col = if next() % 2 == 0 { Color::Black } else { Color::White };
+                    let col = if next() % 2 == 0 {
+                        Color::Black
+                    } else {
+                        Color::White
+                    };
                     c.put(&mut b, &w, p, col);
                 }
             }
