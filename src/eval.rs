@@ -23,10 +23,11 @@
 
 use crate::board::{BitBoard, Board, Color, Pos, CELLS};
 use crate::pattern::{
-    combine, lookup, own_view, slot_shift, FiveKind, LineKey, Pattern, Threat, ALL_WALL, HALF,
-    THREATS,
+    combine, own_view, slot_shift, FiveKind, LineKey, Pattern, PatternTable, Threat, ALL_WALL,
+    HALF, THREATS, WALL,
 };
 use crate::rules::{self, Rule};
+use std::sync::OnceLock;
 
 /// Value of one directional pattern for the colour that would make it (index: [`Pattern`]).
 pub const PATTERN_VALUE: [i32; 11] = [0, 0, 2, 5, 10, 30, 35, 110, 140, 800, 3000];
@@ -62,7 +63,33 @@ fn cell_info(pats: &[Pattern; 4], renju_black: bool) -> CellInfo {
     }
 }
 
+/// Number of four-pattern combinations: a cell's four patterns as a base-11 number (direction
+/// `d` is digit `d`), so that one pattern change is one addition to the code.
+const CODES: usize = 11 * 11 * 11 * 11;
+/// The weight of direction `d` in a combination code.
+const DIGIT: [i32; 4] = [1, 11, 121, 1331];
+
+/// The [`CellInfo`] of every combination code, for ordinary colours (`[0]`) and renju black
+/// (`[1]`, where suspects are marked), computed once: an update looks the info up instead of
+/// combining four patterns.
+fn combination_table(renju_black: bool) -> &'static [CellInfo] {
+    static TABLES: [OnceLock<Box<[CellInfo]>>; 2] = [OnceLock::new(), OnceLock::new()];
+    TABLES[renju_black as usize].get_or_init(|| {
+        (0..CODES)
+            .map(|code| {
+                let mut pats = [Pattern::Dead; 4];
+                for (d, p) in pats.iter_mut().enumerate() {
+                    *p = Pattern::ALL[code / DIGIT[d] as usize % 11];
+                }
+                cell_info(&pats, renju_black)
+            })
+            .collect()
+    })
+}
+
 const DIRS: [(i32, i32); 4] = [(1, 0), (0, 1), (1, 1), (-1, 1)];
+/// Cell-index step of each direction (the 32-column stride of [`Pos`]).
+const STEP: [isize; 4] = [1, 32, 33, 31];
 const FORBID_CACHE: usize = 1 << 12;
 
 /// A board with its incrementally maintained patterns, evaluation and candidate area.
@@ -70,9 +97,12 @@ const FORBID_CACHE: usize = 1 << 12;
 pub struct Position {
     board: Board,
     rule: Rule,
-    kinds: [FiveKind; 2],
+    tables: [PatternTable; 2],
+    combos: [&'static [CellInfo]; 2],
     keys: Box<[[LineKey; 4]]>,
     pats: Box<[[[Pattern; 4]; 2]]>,
+    /// Per empty cell and colour, its four patterns as a combination code (see [`CODES`]).
+    codes: Box<[[u16; 2]]>,
     info: Box<[[CellInfo; 2]]>,
     total: [i32; 2],
     rungs: [[u16; THREATS]; 2],
@@ -95,12 +125,17 @@ impl Position {
         let mut p = Position {
             board: board.clone(),
             rule,
-            kinds: [
-                FiveKind::of(rule, Color::Black),
-                FiveKind::of(rule, Color::White),
+            tables: [
+                PatternTable::new(FiveKind::of(rule, Color::Black)),
+                PatternTable::new(FiveKind::of(rule, Color::White)),
+            ],
+            combos: [
+                combination_table(rule == Rule::Renju),
+                combination_table(false),
             ],
             keys: vec![[ALL_WALL; 4]; CELLS].into_boxed_slice(),
             pats: vec![[[Pattern::Dead; 4]; 2]; CELLS].into_boxed_slice(),
+            codes: vec![[0u16; 2]; CELLS].into_boxed_slice(),
             info: vec![[CellInfo::default(); 2]; CELLS].into_boxed_slice(),
             total: [0; 2],
             rungs: [[0; THREATS]; 2],
@@ -127,10 +162,7 @@ impl Position {
                     p.keys[q.index()][d] = key;
                 }
                 if p.board.at(q).is_none() {
-                    for d in 0..4 {
-                        p.refresh_pattern(q, d);
-                    }
-                    p.refresh_info(q);
+                    p.refresh_cell(q);
                 }
             }
         }
@@ -214,10 +246,7 @@ impl Position {
         let p = self.board.undo().expect("unmake with a move to take back");
         self.add_near(p, false);
         self.update_lines(p, 0);
-        for d in 0..4 {
-            self.refresh_pattern(p, d);
-        }
-        self.refresh_info(p);
+        self.refresh_cell(p);
     }
 
     /// Whether black may not play the empty point `p` (renju only; cached per position and
@@ -266,50 +295,91 @@ impl Position {
     }
 
     /// Sets slot `p` to `v` in the keys of the cells within five steps on its four lines and
-    /// refreshes the empty ones.
+    /// refreshes the patterns of the empty ones that can change.
+    ///
+    /// What lies on each line around `p` is read from `p`'s own keys (they do not include `p`
+    /// and so are current): a wall slot ends the line, an occupied slot needs only its key
+    /// updated. A "five or more" pattern never reads the fifth cell, so a colour with that kind
+    /// skips the lookups there.
     fn update_lines(&mut self, p: Pos, v: u32) {
-        let size = self.board.size() as i32;
-        let (px, py) = (p.x() as i32, p.y() as i32);
-        for (d, &(dx, dy)) in DIRS.iter().enumerate() {
+        let reach = [
+            if self.tables[0].reads_fifth_cell() {
+                HALF
+            } else {
+                HALF - 1
+            },
+            if self.tables[1].reads_fifth_cell() {
+                HALF
+            } else {
+                HALF - 1
+            },
+        ];
+        let pk = self.keys[p.index()];
+        for d in 0..4 {
             for sign in [-1i32, 1] {
                 for step in 1..=HALF {
-                    let (x, y) = (px + sign * dx * step, py + sign * dy * step);
-                    if x < 0 || y < 0 || x >= size || y >= size {
+                    let there = (pk[d] >> slot_shift(sign * step)) & 3;
+                    if there == WALL {
                         break;
                     }
-                    let q = Pos::new(x as usize, y as usize);
+                    let qi = (p.index() as isize + (sign * step) as isize * STEP[d]) as usize;
                     // p lies at offset -sign*step from q.
                     let shift = slot_shift(-sign * step);
-                    let k = &mut self.keys[q.index()][d];
+                    let k = &mut self.keys[qi][d];
                     *k = (*k & !(3 << shift)) | (v << shift);
-                    // Most cells further out keep their pattern; only a change moves the info.
-                    if self.board.at(q).is_none() && self.refresh_pattern(q, d) {
-                        self.refresh_info(q);
+                    if there == 0 {
+                        let key = *k;
+                        for c in 0..2 {
+                            if step <= reach[c] {
+                                self.refresh_dir(qi, d, c, key);
+                            }
+                        }
                     }
                 }
             }
         }
     }
 
-    /// Recomputes the two patterns of `q` in direction `d`; whether either changed.
+    /// Recomputes colour `c`'s pattern of the empty cell `qi` in direction `d` from its `key`
+    /// (board view) and, when it changed, the cell's code and info.
     #[inline]
-    fn refresh_pattern(&mut self, q: Pos, d: usize) -> bool {
-        let key = self.keys[q.index()][d];
-        let mut changed = false;
-        for c in [Color::Black, Color::White] {
-            let new = lookup(self.kinds[c.index()], own_view(key, c));
-            let slot = &mut self.pats[q.index()][c.index()][d];
-            changed |= *slot != new;
+    fn refresh_dir(&mut self, qi: usize, d: usize, c: usize, key: LineKey) {
+        let own = if c == 0 {
+            key
+        } else {
+            own_view(key, Color::White)
+        };
+        let new = self.tables[c].get(own);
+        let slot = &mut self.pats[qi][c][d];
+        let old = *slot;
+        if old != new {
             *slot = new;
+            let code = &mut self.codes[qi][c];
+            *code = (*code as i32 + (new as i32 - old as i32) * DIGIT[d]) as u16;
+            let info = self.combos[c][*code as usize];
+            self.set_info_at(qi, c, info);
         }
-        changed
     }
 
-    fn refresh_info(&mut self, q: Pos) {
-        for c in [Color::Black, Color::White] {
-            let renju_black = self.rule == Rule::Renju && c == Color::Black;
-            let new = cell_info(&self.pats[q.index()][c.index()], renju_black);
-            self.set_info(q, c, new);
+    /// Recomputes every pattern, code and info of the empty cell `q` from its keys.
+    fn refresh_cell(&mut self, q: Pos) {
+        let qi = q.index();
+        for c in 0..2 {
+            let mut code = 0;
+            for d in 0..4 {
+                let key = self.keys[qi][d];
+                let own = if c == 0 {
+                    key
+                } else {
+                    own_view(key, Color::White)
+                };
+                let p = self.tables[c].get(own);
+                self.pats[qi][c][d] = p;
+                code += p as i32 * DIGIT[d];
+            }
+            self.codes[qi][c] = code as u16;
+            let info = self.combos[c][code as usize];
+            self.set_info_at(qi, c, info);
         }
     }
 
@@ -321,8 +391,12 @@ impl Position {
 
     #[inline]
     fn set_info(&mut self, q: Pos, c: Color, new: CellInfo) {
-        let ci = c.index();
-        let old = std::mem::replace(&mut self.info[q.index()][ci], new);
+        self.set_info_at(q.index(), c.index(), new);
+    }
+
+    #[inline]
+    fn set_info_at(&mut self, qi: usize, ci: usize, new: CellInfo) {
+        let old = std::mem::replace(&mut self.info[qi][ci], new);
         self.total[ci] += new.value - old.value;
         self.rungs[ci][old.threat as usize] -= (old.threat != Threat::None) as u16;
         self.rungs[ci][new.threat as usize] += (new.threat != Threat::None) as u16;
@@ -369,6 +443,7 @@ mod tests {
                 assert_eq!(a.keys[q.index()], b.keys[q.index()], "keys at {q} {ctx}");
                 if a.board.at(q).is_none() {
                     assert_eq!(a.pats[q.index()], b.pats[q.index()], "pats at {q} {ctx}");
+                    assert_eq!(a.codes[q.index()], b.codes[q.index()], "codes at {q} {ctx}");
                 }
                 assert_eq!(a.info[q.index()], b.info[q.index()], "info at {q} {ctx}");
             }

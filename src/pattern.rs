@@ -260,12 +260,58 @@ fn table(kind: FiveKind) -> &'static [AtomicU8] {
 /// The pattern for `key` (own view, see [`own_view`]) under `kind`.
 #[inline]
 pub fn lookup(kind: FiveKind, key: LineKey) -> Pattern {
-    let t = table(kind);
-    let memo = t[index(kind, key)].load(Ordering::Relaxed);
-    if memo != 0 {
-        Pattern::from_u8(memo - 1)
-    } else {
-        compute(t, kind, key)
+    PatternTable::new(kind).get(key)
+}
+
+/// The pattern table of one [`FiveKind`], resolved once: hot loops hold this handle and skip the
+/// lazy-initialisation check and the per-kind dispatch of [`lookup`] on every call.
+#[derive(Clone, Copy)]
+pub struct PatternTable {
+    table: &'static [AtomicU8],
+    kind: FiveKind,
+    /// The table index is `(key >> shift) & mask` (see `index`).
+    shift: u32,
+    mask: u32,
+}
+
+impl PatternTable {
+    /// The table of `kind` (allocated on first use).
+    pub fn new(kind: FiveKind) -> PatternTable {
+        let (shift, mask): (u32, u32) = match kind {
+            FiveKind::AtLeast => (2, 0xFFFF),
+            _ => (0, 0xF_FFFF),
+        };
+        debug_assert_eq!(index(kind, 0xA_5A5A), ((0xA_5A5A >> shift) & mask) as usize);
+        PatternTable {
+            table: table(kind),
+            kind,
+            shift,
+            mask,
+        }
+    }
+
+    /// The five kind this table answers for.
+    #[inline]
+    pub fn kind(self) -> FiveKind {
+        self.kind
+    }
+
+    /// Whether the fifth cell on either side can change a pattern (it never can for "five or
+    /// more": the table ignores those slots).
+    #[inline]
+    pub fn reads_fifth_cell(self) -> bool {
+        self.kind != FiveKind::AtLeast
+    }
+
+    /// The pattern for `key` (own view), as [`lookup`].
+    #[inline]
+    pub fn get(self, key: LineKey) -> Pattern {
+        let memo = self.table[((key >> self.shift) & self.mask) as usize].load(Ordering::Relaxed);
+        if memo != 0 {
+            Pattern::from_u8(memo - 1)
+        } else {
+            compute(self.table, self.kind, key)
+        }
     }
 }
 
