@@ -329,8 +329,8 @@ impl Position {
                     *k = (*k & !(3 << shift)) | (v << shift);
                     if there == 0 {
                         let key = *k;
-                        for c in 0..2 {
-                            if step <= reach[c] {
+                        for (c, &r) in reach.iter().enumerate() {
+                            if step <= r {
                                 self.refresh_dir(qi, d, c, key);
                             }
                         }
@@ -366,7 +366,7 @@ impl Position {
         let qi = q.index();
         for c in 0..2 {
             let mut code = 0;
-            for d in 0..4 {
+            for (d, &digit) in DIGIT.iter().enumerate() {
                 let key = self.keys[qi][d];
                 let own = if c == 0 {
                     key
@@ -375,7 +375,7 @@ impl Position {
                 };
                 let p = self.tables[c].get(own);
                 self.pats[qi][c][d] = p;
-                code += p as i32 * DIGIT[d];
+                code += p as i32 * digit;
             }
             self.codes[qi][c] = code as u16;
             let info = self.combos[c][code as usize];
