@@ -9,8 +9,9 @@
 //!   [`CellInfo`] (value, threat rung, renju-suspect flag). Occupied cells hold the default info.
 //! - `total[colour]`: the sum of the values of all empty cells; `rungs[colour][threat]`: how many
 //!   empty cells reach each rung (so "does black have a five to make?" is one load).
-//! - `near[cell]` and `candidates`: stones within Chebyshev distance 2 and the empty cells with
-//!   at least one (the move-generation area).
+//! - `candidates`: the empty cells with a stone within Chebyshev distance 2 (the
+//!   move-generation area). A move only adds cells (its 5x5 square, minus itself and stones), so
+//!   `make` widens the set and saves the old one; `unmake` restores it.
 //!
 //! The invariant, tested against [`Position::new`] after random make/unmake sequences under
 //! every rule: the incremental state equals the state rebuilt from the board.
@@ -23,8 +24,8 @@
 
 use crate::board::{BitBoard, Board, Color, Pos, CELLS};
 use crate::pattern::{
-    combine, own_view, slot_shift, FiveKind, LineKey, Pattern, PatternTable, Threat, ALL_WALL,
-    HALF, THREATS, WALL,
+    combine, slot_shift, LineKey, PairTable, Pattern, PatternPair, Threat, ALL_WALL, HALF, THREATS,
+    WALL,
 };
 use crate::rules::{self, Rule};
 use std::sync::OnceLock;
@@ -97,17 +98,19 @@ const FORBID_CACHE: usize = 1 << 12;
 pub struct Position {
     board: Board,
     rule: Rule,
-    tables: [PatternTable; 2],
+    table: PairTable,
     combos: [&'static [CellInfo]; 2],
     keys: Box<[[LineKey; 4]]>,
-    pats: Box<[[[Pattern; 4]; 2]]>,
+    /// Per empty cell and direction, both colours' patterns.
+    pairs: Box<[[PatternPair; 4]]>,
     /// Per empty cell and colour, its four patterns as a combination code (see [`CODES`]).
     codes: Box<[[u16; 2]]>,
     info: Box<[[CellInfo; 2]]>,
     total: [i32; 2],
     rungs: [[u16; THREATS]; 2],
-    near: Box<[u8]>,
     candidates: BitBoard,
+    /// The candidate sets before each `make` since construction.
+    saved: Vec<BitBoard>,
     forbid_cache: Box<[u64]>,
 }
 
@@ -125,22 +128,19 @@ impl Position {
         let mut p = Position {
             board: board.clone(),
             rule,
-            tables: [
-                PatternTable::new(FiveKind::of(rule, Color::Black)),
-                PatternTable::new(FiveKind::of(rule, Color::White)),
-            ],
+            table: PairTable::new(rule),
             combos: [
                 combination_table(rule == Rule::Renju),
                 combination_table(false),
             ],
             keys: vec![[ALL_WALL; 4]; CELLS].into_boxed_slice(),
-            pats: vec![[[Pattern::Dead; 4]; 2]; CELLS].into_boxed_slice(),
+            pairs: vec![[PatternPair::default(); 4]; CELLS].into_boxed_slice(),
             codes: vec![[0u16; 2]; CELLS].into_boxed_slice(),
             info: vec![[CellInfo::default(); 2]; CELLS].into_boxed_slice(),
             total: [0; 2],
             rungs: [[0; THREATS]; 2],
-            near: vec![0u8; CELLS].into_boxed_slice(),
             candidates: BitBoard::EMPTY,
+            saved: Vec::with_capacity(256),
             forbid_cache: vec![0u64; FORBID_CACHE * 2].into_boxed_slice(),
         };
         let size = board.size();
@@ -166,10 +166,39 @@ impl Position {
                 }
             }
         }
-        for (s, _) in board.history() {
-            p.add_near(*s, true);
-        }
+        p.candidates = p.area_from_scratch();
         p
+    }
+
+    /// The candidate area computed from the stones on the board.
+    fn area_from_scratch(&self) -> BitBoard {
+        let mut area = BitBoard::EMPTY;
+        for c in [Color::Black, Color::White] {
+            for s in self.board.stones(c).iter() {
+                Position::add_square(&mut area, s, self.board.size());
+            }
+        }
+        let (b, w) = (
+            self.board.stones(Color::Black),
+            self.board.stones(Color::White),
+        );
+        for (a, (b, w)) in area.0.iter_mut().zip(b.0.iter().zip(w.0.iter())) {
+            *a &= !(b | w);
+        }
+        area
+    }
+
+    /// Adds the on-board cells within Chebyshev distance 2 of `p` to `area` (one row mask per
+    /// row: a row is 32 bits, two rows to a word).
+    #[inline]
+    fn add_square(area: &mut BitBoard, p: Pos, size: usize) {
+        let (x, y) = (p.x(), p.y());
+        let lo = x.saturating_sub(2);
+        let hi = (x + 2).min(size - 1);
+        let row = ((1u64 << (hi - lo + 1)) - 1) << lo;
+        for r in y.saturating_sub(2)..=(y + 2).min(size - 1) {
+            area.0[r / 2] |= row << ((r % 2) * 32);
+        }
     }
 
     /// The board.
@@ -205,7 +234,7 @@ impl Position {
     /// The four directional patterns of the empty cell `p` for colour `c`.
     #[inline]
     pub fn patterns(&self, p: Pos, c: Color) -> [Pattern; 4] {
-        self.pats[p.index()][c.index()]
+        self.pairs[p.index()].map(|pair| pair.get(c.index()))
     }
 
     /// How many empty cells reach exactly rung `t` for colour `c`.
@@ -237,14 +266,27 @@ impl Position {
         let c = self.side_to_move();
         self.board.play(p).expect("make on an empty point");
         self.clear_info(p);
-        self.add_near(p, true);
+        self.saved.push(self.candidates);
+        Position::add_square(&mut self.candidates, p, self.board.size());
+        let (b, w) = (
+            self.board.stones(Color::Black),
+            self.board.stones(Color::White),
+        );
+        let y = p.y();
+        for r in [y.saturating_sub(2) / 2, y / 2, (y + 2).min(31) / 2] {
+            self.candidates.0[r] &= !(b.0[r] | w.0[r]);
+        }
         self.update_lines(p, code(Some(c)));
     }
 
     /// Takes back the last move.
     pub fn unmake(&mut self) {
         let p = self.board.undo().expect("unmake with a move to take back");
-        self.add_near(p, false);
+        self.candidates = match self.saved.pop() {
+            Some(area) => area,
+            // A stone placed before this position was built.
+            None => self.area_from_scratch(),
+        };
         self.update_lines(p, 0);
         self.refresh_cell(p);
     }
@@ -273,52 +315,24 @@ impl Position {
         !(c == Color::Black && self.info(p, c).suspect && self.is_forbidden(p))
     }
 
-    fn add_near(&mut self, p: Pos, placed: bool) {
-        let size = self.board.size() as i64;
-        let (px, py) = (p.x() as i64, p.y() as i64);
-        for y in (py - 2).max(0)..=(py + 2).min(size - 1) {
-            for x in (px - 2).max(0)..=(px + 2).min(size - 1) {
-                let q = Pos::new(x as usize, y as usize);
-                let n = &mut self.near[q.index()];
-                if placed {
-                    *n += 1;
-                } else {
-                    *n -= 1;
-                }
-                if *n > 0 && self.board.at(q).is_none() {
-                    self.candidates.insert(q);
-                } else {
-                    self.candidates.remove(q);
-                }
-            }
-        }
-    }
-
     /// Sets slot `p` to `v` in the keys of the cells within five steps on its four lines and
     /// refreshes the patterns of the empty ones that can change.
     ///
     /// What lies on each line around `p` is read from `p`'s own keys (they do not include `p`
     /// and so are current): a wall slot ends the line, an occupied slot needs only its key
-    /// updated. A "five or more" pattern never reads the fifth cell, so a colour with that kind
-    /// skips the lookups there.
+    /// updated. When no colour's pattern reads the fifth cell (freestyle), the lookups there
+    /// are skipped.
     fn update_lines(&mut self, p: Pos, v: u32) {
-        let reach = [
-            if self.tables[0].reads_fifth_cell() {
-                HALF
-            } else {
-                HALF - 1
-            },
-            if self.tables[1].reads_fifth_cell() {
-                HALF
-            } else {
-                HALF - 1
-            },
-        ];
+        let reach = if self.table.reads_fifth_cell() {
+            HALF
+        } else {
+            HALF - 1
+        };
         let pk = self.keys[p.index()];
-        for d in 0..4 {
+        for (d, &key_p) in pk.iter().enumerate() {
             for sign in [-1i32, 1] {
                 for step in 1..=HALF {
-                    let there = (pk[d] >> slot_shift(sign * step)) & 3;
+                    let there = (key_p >> slot_shift(sign * step)) & 3;
                     if there == WALL {
                         break;
                     }
@@ -327,56 +341,47 @@ impl Position {
                     let shift = slot_shift(-sign * step);
                     let k = &mut self.keys[qi][d];
                     *k = (*k & !(3 << shift)) | (v << shift);
-                    if there == 0 {
+                    if there == 0 && step <= reach {
                         let key = *k;
-                        for (c, &r) in reach.iter().enumerate() {
-                            if step <= r {
-                                self.refresh_dir(qi, d, c, key);
-                            }
-                        }
+                        self.refresh_dir(qi, d, key);
                     }
                 }
             }
         }
     }
 
-    /// Recomputes colour `c`'s pattern of the empty cell `qi` in direction `d` from its `key`
-    /// (board view) and, when it changed, the cell's code and info.
+    /// Recomputes both colours' patterns of the empty cell `qi` in direction `d` from its
+    /// `key` and, for a colour whose pattern changed, the cell's code and info.
     #[inline]
-    fn refresh_dir(&mut self, qi: usize, d: usize, c: usize, key: LineKey) {
-        let own = if c == 0 {
-            key
-        } else {
-            own_view(key, Color::White)
-        };
-        let new = self.tables[c].get(own);
-        let slot = &mut self.pats[qi][c][d];
-        let old = *slot;
-        if old != new {
-            *slot = new;
-            let code = &mut self.codes[qi][c];
-            *code = (*code as i32 + (new as i32 - old as i32) * DIGIT[d]) as u16;
-            let info = self.combos[c][*code as usize];
-            self.set_info_at(qi, c, info);
+    fn refresh_dir(&mut self, qi: usize, d: usize, key: LineKey) {
+        let new = self.table.get(key);
+        let old = std::mem::replace(&mut self.pairs[qi][d], new);
+        if old == new {
+            return;
+        }
+        for c in 0..2 {
+            let (o, n) = (old.get(c), new.get(c));
+            if o != n {
+                let code = &mut self.codes[qi][c];
+                *code = (*code as i32 + (n as i32 - o as i32) * DIGIT[d]) as u16;
+                let info = self.combos[c][*code as usize];
+                self.set_info_at(qi, c, info);
+            }
         }
     }
 
     /// Recomputes every pattern, code and info of the empty cell `q` from its keys.
     fn refresh_cell(&mut self, q: Pos) {
         let qi = q.index();
-        for c in 0..2 {
-            let mut code = 0;
-            for (d, &digit) in DIGIT.iter().enumerate() {
-                let key = self.keys[qi][d];
-                let own = if c == 0 {
-                    key
-                } else {
-                    own_view(key, Color::White)
-                };
-                let p = self.tables[c].get(own);
-                self.pats[qi][c][d] = p;
-                code += p as i32 * digit;
+        let mut codes = [0i32; 2];
+        for (d, &digit) in DIGIT.iter().enumerate() {
+            let pair = self.table.get(self.keys[qi][d]);
+            self.pairs[qi][d] = pair;
+            for (c, code) in codes.iter_mut().enumerate() {
+                *code += pair.get(c) as i32 * digit;
             }
+        }
+        for (c, &code) in codes.iter().enumerate() {
             self.codes[qi][c] = code as u16;
             let info = self.combos[c][code as usize];
             self.set_info_at(qi, c, info);
@@ -435,14 +440,13 @@ mod tests {
         assert_eq!(a.total, b.total, "totals {ctx}");
         assert_eq!(a.rungs, b.rungs, "rungs {ctx}");
         assert_eq!(a.candidates, b.candidates, "candidates {ctx}");
-        assert_eq!(a.near, b.near, "near {ctx}");
         let size = a.board.size();
         for y in 0..size {
             for x in 0..size {
                 let q = Pos::new(x, y);
                 assert_eq!(a.keys[q.index()], b.keys[q.index()], "keys at {q} {ctx}");
                 if a.board.at(q).is_none() {
-                    assert_eq!(a.pats[q.index()], b.pats[q.index()], "pats at {q} {ctx}");
+                    assert_eq!(a.pairs[q.index()], b.pairs[q.index()], "pairs at {q} {ctx}");
                     assert_eq!(a.codes[q.index()], b.codes[q.index()], "codes at {q} {ctx}");
                 }
                 assert_eq!(a.info[q.index()], b.info[q.index()], "info at {q} {ctx}");
@@ -476,6 +480,24 @@ mod tests {
                     assert_same(&pos, &fresh, &format!("{rule} {size} step {step}"));
                     assert_eq!(pos.evaluate(), pos.evaluate_full());
                 }
+            }
+        }
+    }
+
+    /// Taking back stones placed before the position was built (no saved area) rebuilds it.
+    #[test]
+    fn unmake_past_construction() {
+        let mut b = Board::new(15);
+        for (x, y) in [(7, 7), (8, 8), (6, 8), (0, 0), (14, 14), (7, 9)] {
+            b.play(Pos::new(x, y)).unwrap();
+        }
+        for rule in Rule::ALL {
+            let mut pos = Position::new(&b, rule);
+            pos.make(Pos::new(9, 9));
+            for _ in 0..4 {
+                pos.unmake();
+                let fresh = Position::new(&pos.board, rule);
+                assert_same(&pos, &fresh, &format!("{rule} after unmake"));
             }
         }
     }
