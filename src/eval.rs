@@ -10,8 +10,13 @@
 //! - `total[colour]`: the sum of the values of all empty cells; `rungs[colour][threat]`: how many
 //!   empty cells reach each rung (so "does black have a five to make?" is one load).
 //! - `candidates`: the empty cells with a stone within Chebyshev distance 2 (the
-//!   move-generation area). A move only adds cells (its 5x5 square, minus itself and stones), so
-//!   `make` widens the set and saves the old one; `unmake` restores it.
+//!   move-generation area). A move only adds cells (its 5x5 square, minus itself and stones).
+//!
+//! `make` recomputes what the new stone changes and logs the old values (a frame per move with
+//! the totals, rungs, candidate area and the moved cell's info; an entry per cell whose
+//! patterns changed — a cell other than the move lies on one line through it, so it changes
+//! at most once). `unmake` clears the keys and restores the log, with no pattern lookups.
+//! Taking back a stone placed before the position was built (no frame) recomputes instead.
 //!
 //! The invariant, tested against [`Position::new`] after random make/unmake sequences under
 //! every rule: the incremental state equals the state rebuilt from the board.
@@ -88,6 +93,27 @@ fn combination_table(renju_black: bool) -> &'static [CellInfo] {
     })
 }
 
+/// What `make` saves for `unmake`, once per move.
+#[derive(Clone)]
+struct Frame {
+    log_len: usize,
+    total: [i32; 2],
+    rungs: [[u16; THREATS]; 2],
+    candidates: BitBoard,
+    /// The moved cell's info before the move.
+    info: [CellInfo; 2],
+}
+
+/// A cell whose patterns a move changed, with its values before the move.
+#[derive(Clone, Copy)]
+struct Changed {
+    qi: u16,
+    d: u8,
+    pair: PatternPair,
+    codes: [u16; 2],
+    info: [CellInfo; 2],
+}
+
 const DIRS: [(i32, i32); 4] = [(1, 0), (0, 1), (1, 1), (-1, 1)];
 /// Cell-index step of each direction (the 32-column stride of [`Pos`]).
 const STEP: [isize; 4] = [1, 32, 33, 31];
@@ -109,8 +135,10 @@ pub struct Position {
     total: [i32; 2],
     rungs: [[u16; THREATS]; 2],
     candidates: BitBoard,
-    /// The candidate sets before each `make` since construction.
-    saved: Vec<BitBoard>,
+    /// One frame per `make` since construction.
+    frames: Vec<Frame>,
+    /// The cells changed by those moves, oldest first.
+    log: Vec<Changed>,
     forbid_cache: Box<[u64]>,
 }
 
@@ -140,7 +168,8 @@ impl Position {
             total: [0; 2],
             rungs: [[0; THREATS]; 2],
             candidates: BitBoard::EMPTY,
-            saved: Vec::with_capacity(256),
+            frames: Vec::with_capacity(256),
+            log: Vec::with_capacity(256 * 24),
             forbid_cache: vec![0u64; FORBID_CACHE * 2].into_boxed_slice(),
         };
         let size = board.size();
@@ -264,9 +293,16 @@ impl Position {
     /// Plays `p` for the side to move. `p` must be an empty point on the board.
     pub fn make(&mut self, p: Pos) {
         let c = self.side_to_move();
+        let pi = p.index();
+        self.frames.push(Frame {
+            log_len: self.log.len(),
+            total: self.total,
+            rungs: self.rungs,
+            candidates: self.candidates,
+            info: self.info[pi],
+        });
         self.board.play(p).expect("make on an empty point");
         self.clear_info(p);
-        self.saved.push(self.candidates);
         Position::add_square(&mut self.candidates, p, self.board.size());
         let (b, w) = (
             self.board.stones(Color::Black),
@@ -276,19 +312,46 @@ impl Position {
         for r in [y.saturating_sub(2) / 2, y / 2, (y + 2).min(31) / 2] {
             self.candidates.0[r] &= !(b.0[r] | w.0[r]);
         }
-        self.update_lines(p, code(Some(c)));
+        self.update_lines::<true>(p, code(Some(c)));
     }
 
     /// Takes back the last move.
     pub fn unmake(&mut self) {
         let p = self.board.undo().expect("unmake with a move to take back");
-        self.candidates = match self.saved.pop() {
-            Some(area) => area,
+        let Some(frame) = self.frames.pop() else {
             // A stone placed before this position was built.
-            None => self.area_from_scratch(),
+            self.candidates = self.area_from_scratch();
+            self.update_lines::<false>(p, 0);
+            self.refresh_cell(p);
+            return;
         };
-        self.update_lines(p, 0);
-        self.refresh_cell(p);
+        self.clear_keys(p);
+        for e in self.log.drain(frame.log_len..).rev() {
+            let qi = e.qi as usize;
+            self.pairs[qi][e.d as usize] = e.pair;
+            self.codes[qi] = e.codes;
+            self.info[qi] = e.info;
+        }
+        self.info[p.index()] = frame.info;
+        self.total = frame.total;
+        self.rungs = frame.rungs;
+        self.candidates = frame.candidates;
+    }
+
+    /// Empties slot `p` in the keys of the cells within five steps on its four lines.
+    fn clear_keys(&mut self, p: Pos) {
+        let pk = self.keys[p.index()];
+        for (d, &key_p) in pk.iter().enumerate() {
+            for sign in [-1i32, 1] {
+                for step in 1..=HALF {
+                    if (key_p >> slot_shift(sign * step)) & 3 == WALL {
+                        break;
+                    }
+                    let qi = (p.index() as isize + (sign * step) as isize * STEP[d]) as usize;
+                    self.keys[qi][d] &= !(3 << slot_shift(-sign * step));
+                }
+            }
+        }
     }
 
     /// Whether black may not play the empty point `p` (renju only; cached per position and
@@ -322,7 +385,7 @@ impl Position {
     /// and so are current): a wall slot ends the line, an occupied slot needs only its key
     /// updated. When no colour's pattern reads the fifth cell (freestyle), the lookups there
     /// are skipped.
-    fn update_lines(&mut self, p: Pos, v: u32) {
+    fn update_lines<const LOG: bool>(&mut self, p: Pos, v: u32) {
         let reach = if self.table.reads_fifth_cell() {
             HALF
         } else {
@@ -343,7 +406,7 @@ impl Position {
                     *k = (*k & !(3 << shift)) | (v << shift);
                     if there == 0 && step <= reach {
                         let key = *k;
-                        self.refresh_dir(qi, d, key);
+                        self.refresh_dir::<LOG>(qi, d, key);
                     }
                 }
             }
@@ -353,17 +416,27 @@ impl Position {
     /// Recomputes both colours' patterns of the empty cell `qi` in direction `d` from its
     /// `key` and, for a colour whose pattern changed, the cell's code and info.
     #[inline]
-    fn refresh_dir(&mut self, qi: usize, d: usize, key: LineKey) {
+    fn refresh_dir<const LOG: bool>(&mut self, qi: usize, d: usize, key: LineKey) {
         let new = self.table.get(key);
-        let old = std::mem::replace(&mut self.pairs[qi][d], new);
+        let old = self.pairs[qi][d];
         if old == new {
             return;
         }
+        if LOG {
+            self.log.push(Changed {
+                qi: qi as u16,
+                d: d as u8,
+                pair: old,
+                codes: self.codes[qi],
+                info: self.info[qi],
+            });
+        }
+        self.pairs[qi][d] = new;
+        let (old, new) = (old.digits(), new.digits());
         for c in 0..2 {
-            let (o, n) = (old.get(c), new.get(c));
-            if o != n {
+            if old[c] != new[c] {
                 let code = &mut self.codes[qi][c];
-                *code = (*code as i32 + (n as i32 - o as i32) * DIGIT[d]) as u16;
+                *code = (*code as i32 + (new[c] - old[c]) * DIGIT[d]) as u16;
                 let info = self.combos[c][*code as usize];
                 self.set_info_at(qi, c, info);
             }

@@ -328,6 +328,12 @@ impl PatternPair {
         PatternPair((black as u8 + 1) | (white as u8) << 4)
     }
 
+    /// Both patterns as numbers (`Pattern as i32`), black then white.
+    #[inline]
+    pub fn digits(self) -> [i32; 2] {
+        [(self.0 & 15) as i32 - 1, (self.0 >> 4) as i32]
+    }
+
     /// Colour `c`'s pattern (index 0 black, 1 white).
     #[inline]
     pub fn get(self, c: usize) -> Pattern {
