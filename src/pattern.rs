@@ -399,20 +399,26 @@ impl PairTable {
     }
 
     /// Both patterns for the board-view `key`.
-    #[inline]
+    #[inline(always)]
     pub fn get(self, key: LineKey) -> PatternPair {
-        let slot = &self.table[((key >> self.shift) & self.mask) as usize];
-        let memo = slot.load(Ordering::Relaxed);
+        let memo = self.table[((key >> self.shift) & self.mask) as usize].load(Ordering::Relaxed);
         if memo != 0 {
             PatternPair(memo)
         } else {
-            let pair = PatternPair::new(
-                self.kinds[0].get(key),
-                self.kinds[1].get(own_view(key, Color::White)),
-            );
-            slot.store(pair.0, Ordering::Relaxed);
-            pair
+            self.fill(key)
         }
+    }
+
+    /// Computes and memoises the entry of `key` (once per key and process).
+    #[cold]
+    #[inline(never)]
+    fn fill(self, key: LineKey) -> PatternPair {
+        let pair = PatternPair::new(
+            self.kinds[0].get(key),
+            self.kinds[1].get(own_view(key, Color::White)),
+        );
+        self.table[((key >> self.shift) & self.mask) as usize].store(pair.0, Ordering::Relaxed);
+        pair
     }
 }
 

@@ -598,8 +598,8 @@ impl Run<'_, '_> {
         let me = self.pos.side_to_move().index();
         let killers = self.killers[ply];
         for m in moves.iter_mut() {
-            m.order = if Some(m.pos) == tt_move {
-                i64::MAX
+            let key = if Some(m.pos) == tt_move {
+                1 << 50
             } else if m.rank > QUIET_RANK {
                 ((m.rank as i64) << 40) + m.value as i64
             } else if Some(m.pos) == killers[0] {
@@ -609,9 +609,12 @@ impl Run<'_, '_> {
             } else {
                 ((m.value as i64) << 12) + self.history[me][m.pos.index()].clamp(0, 4095) as i64
             };
+            // The cell breaks ties (higher index first), folded into one integer so the sort
+            // compares one word: keys are below 2^51 and cells below 2^10.
+            m.order = (key << 10) | m.pos.index() as i64;
         }
-        // Unstable is still deterministic: the same input order gives the same output.
-        moves.sort_unstable_by_key(|m| std::cmp::Reverse((m.order, m.pos)));
+        // Keys are distinct, so any sort gives the same order.
+        moves.sort_unstable_by_key(|m| std::cmp::Reverse(m.order));
     }
 
     /// The node function. Steps are numbered as in the engines this follows.
