@@ -50,7 +50,7 @@ pub mod tune {
     /// ...to quiet moves from this index in the ordered list.
     pub const LMR_MIN_INDEX: usize = 3;
     /// Nodes between two reads of the clock and the stop flag (a power of two).
-    pub const POLL_NODES: u64 = 1024;
+    pub const POLL_NODES: u64 = 256;
     /// Moves of ladder rank at most this (an own open three, blocking one, or quiet) may be
     /// reduced and pruned; fours, double threes and their blocks never are.
     pub const REDUCIBLE_RANK: u8 = 3;
