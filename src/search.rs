@@ -167,6 +167,23 @@ pub struct SearchResult {
     pub pv: Vec<Pos>,
 }
 
+/// Receives a worker's progress while it searches: the hook through which lazy SMP aggregates
+/// its workers. Calls come from the searching thread only.
+pub trait Progress {
+    /// An iteration completed; `result` is as [`Worker::search`] would return it now.
+    fn iteration(&self, result: &SearchResult);
+    /// The worker has searched `nodes` nodes so far (called about every [`tune::POLL_NODES`]).
+    fn nodes(&self, nodes: u64);
+}
+
+/// No progress hook (the single-worker search).
+struct Silent;
+
+impl Progress for Silent {
+    fn iteration(&self, _: &SearchResult) {}
+    fn nodes(&self, _: u64) {}
+}
+
 /// One search thread's persistent state.
 pub struct Worker {
     index: usize,
@@ -202,10 +219,25 @@ impl Worker {
         caps: Caps,
         output: &dyn Fn(&str),
     ) -> SearchResult {
+        self.search_with(shared, board, rule, caps, output, &Silent)
+    }
+
+    /// [`Worker::search`], also telling `progress` about every completed iteration and the
+    /// node count as it grows. The hook never changes what is searched.
+    pub fn search_with(
+        &mut self,
+        shared: &Shared<'_>,
+        board: &Board,
+        rule: Rule,
+        caps: Caps,
+        output: &dyn Fn(&str),
+        progress: &dyn Progress,
+    ) -> SearchResult {
         let started = Instant::now();
         let mut run = Run {
             pos: Position::new(board, rule),
             shared,
+            progress,
             params: self.params,
             history: &mut self.history,
             nodes: 0,
@@ -230,6 +262,7 @@ struct RootMove {
 struct Run<'a, 's> {
     pos: Position,
     shared: &'a Shared<'s>,
+    progress: &'a dyn Progress,
     params: Params,
     history: &'a mut Vec<[i32; CELLS]>,
     nodes: u64,
@@ -292,6 +325,7 @@ impl Run<'_, '_> {
         if self.nodes >= self.max_nodes {
             self.aborted = true;
         } else if self.nodes & (tune::POLL_NODES - 1) == 0 {
+            self.progress.nodes(self.nodes);
             let late = self.shared.plan.hard.is_some_and(|h| Instant::now() >= h);
             if late || self.shared.stop.load(Ordering::Relaxed) {
                 self.aborted = true;
@@ -391,6 +425,7 @@ impl Run<'_, '_> {
                 self.nodes,
                 pv.join(" ")
             ));
+            self.progress.iteration(&result);
             if score.abs() >= WIN_MIN {
                 break;
             }
