@@ -86,7 +86,8 @@ fn interleaved() {
             let (sum, depths) = run(&set, n, depth);
             times[k].push(t.elapsed());
             nodes[k] += sum;
-            assert_eq!(depths, depth * set.len() as u32, "every search reaches the depth");
+            // A proven score ends a search before the cap; N workers may prove it earlier.
+            assert!(depths <= depth * set.len() as u32);
         }
     }
     let base = median(&mut times[0].clone());

@@ -7,7 +7,8 @@
 //! survives between moves of a game) and in the per-search `Run` (its own [`Position`] copy,
 //! killers, PV table, node count). N workers can therefore search one position at once, each
 //! with its own `Worker`, borrowing the same `Shared`; worker `i` rotates its root move order by
-//! `i` so the threads spread out. Worker 0 with a fixed depth or node budget is deterministic:
+//! `i` and helpers skip some iterations (never the first or the last), so the threads spread
+//! out over moves and depths. Worker 0 with a fixed depth or node budget is deterministic:
 //! same position, same move, score and node count.
 //!
 //! # Scores
@@ -303,6 +304,20 @@ fn score_from_tt(s: i32, ply: usize) -> i32 {
     }
 }
 
+/// Lazy SMP depth diversity: helper `worker` skips iteration `depth` so that the workers spread
+/// over neighbouring depths instead of repeating each other (the skip pattern of Stockfish's
+/// lazy SMP). Worker 0 never skips; the caller never skips the first or the last iteration.
+#[inline]
+fn skips(worker: usize, depth: i32) -> bool {
+    const SIZE: [i32; 20] = [1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4];
+    const PHASE: [i32; 20] = [0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6, 7];
+    if worker == 0 {
+        return false;
+    }
+    let i = (worker - 1) % 20;
+    ((depth + PHASE[i]) / SIZE[i]) % 2 != 0
+}
+
 /// A score for humans: `win 5` / `loss 4` (plies to the winning stone) or centi-stones.
 pub fn format_score(s: i32) -> String {
     if s >= WIN_MIN {
@@ -396,7 +411,11 @@ impl Run<'_, '_> {
             return result;
         }
         let mut prev = 0;
-        for depth in 1..=max_depth.min((MAX_PLY / 2) as u32) as i32 {
+        let last = max_depth.min((MAX_PLY / 2) as u32) as i32;
+        for depth in 1..=last {
+            if depth > 1 && depth < last && skips(worker, depth) {
+                continue;
+            }
             for h in self.history.iter_mut() {
                 for v in h.iter_mut() {
                     *v /= 2;
@@ -814,5 +833,19 @@ impl Run<'_, '_> {
         }
         self.buffers[ply] = moves;
         best
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::skips;
+
+    #[test]
+    fn helpers_spread_over_depths_and_the_main_worker_never_skips() {
+        let searched = |w: usize| (2..=9).filter(|&d| !skips(w, d)).collect::<Vec<_>>();
+        assert_eq!(searched(0), (2..=9).collect::<Vec<_>>());
+        assert_eq!(searched(1), [2, 4, 6, 8]);
+        assert_eq!(searched(2), [3, 5, 7, 9]);
+        assert_eq!(searched(3), [4, 5, 8, 9]);
     }
 }
