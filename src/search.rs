@@ -7,7 +7,8 @@
 //! survives between moves of a game) and in the per-search `Run` (its own [`Position`] copy,
 //! killers, PV table, node count). N workers can therefore search one position at once, each
 //! with its own `Worker`, borrowing the same `Shared`; worker `i` rotates its root move order by
-//! `i` so the threads spread out. Worker 0 with a fixed depth or node budget is deterministic:
+//! `i` and helpers skip some iterations (never the first or the last), so the threads spread
+//! out over moves and depths. Worker 0 with a fixed depth or node budget is deterministic:
 //! same position, same move, score and node count.
 //!
 //! # Scores
@@ -239,6 +240,23 @@ pub struct SearchResult {
     pub pv: Vec<Pos>,
 }
 
+/// Receives a worker's progress while it searches: the hook through which lazy SMP aggregates
+/// its workers. Calls come from the searching thread only.
+pub trait Progress {
+    /// An iteration completed; `result` is as [`Worker::search`] would return it now.
+    fn iteration(&self, result: &SearchResult);
+    /// The worker has searched `nodes` nodes so far (called about every [`tune::POLL_NODES`]).
+    fn nodes(&self, nodes: u64);
+}
+
+/// No progress hook (the single-worker search).
+struct Silent;
+
+impl Progress for Silent {
+    fn iteration(&self, _: &SearchResult) {}
+    fn nodes(&self, _: u64) {}
+}
+
 /// One search thread's persistent state.
 pub struct Worker {
     index: usize,
@@ -274,10 +292,25 @@ impl Worker {
         caps: Caps,
         output: &dyn Fn(&str),
     ) -> SearchResult {
+        self.search_with(shared, board, rule, caps, output, &Silent)
+    }
+
+    /// [`Worker::search`], also telling `progress` about every completed iteration and the
+    /// node count as it grows. The hook never changes what is searched.
+    pub fn search_with(
+        &mut self,
+        shared: &Shared<'_>,
+        board: &Board,
+        rule: Rule,
+        caps: Caps,
+        output: &dyn Fn(&str),
+        progress: &dyn Progress,
+    ) -> SearchResult {
         let started = Instant::now();
         let mut run = Run {
             pos: Position::new(board, rule),
             shared,
+            progress,
             params: self.params,
             history: &mut self.history,
             nodes: 0,
@@ -302,6 +335,7 @@ struct RootMove {
 struct Run<'a, 's> {
     pos: Position,
     shared: &'a Shared<'s>,
+    progress: &'a dyn Progress,
     params: Params,
     history: &'a mut Vec<[i32; CELLS]>,
     nodes: u64,
@@ -342,6 +376,20 @@ fn score_from_tt(s: i32, ply: usize) -> i32 {
     }
 }
 
+/// Lazy SMP depth diversity: helper `worker` skips iteration `depth` so that the workers spread
+/// over neighbouring depths instead of repeating each other (the skip pattern of Stockfish's
+/// lazy SMP). Worker 0 never skips; the caller never skips the first or the last iteration.
+#[inline]
+fn skips(worker: usize, depth: i32) -> bool {
+    const SIZE: [i32; 20] = [1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4];
+    const PHASE: [i32; 20] = [0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6, 7];
+    if worker == 0 {
+        return false;
+    }
+    let i = (worker - 1) % 20;
+    ((depth + PHASE[i]) / SIZE[i]) % 2 != 0
+}
+
 /// A score for humans: `win 5` / `loss 4` (plies to the winning stone) or centi-stones.
 pub fn format_score(s: i32) -> String {
     if s >= WIN_MIN {
@@ -364,6 +412,7 @@ impl Run<'_, '_> {
         if self.nodes >= self.max_nodes {
             self.aborted = true;
         } else if self.nodes & (tune::POLL_NODES - 1) == 0 {
+            self.progress.nodes(self.nodes);
             let late = self.shared.plan.hard.is_some_and(|h| Instant::now() >= h);
             if late || self.shared.stop.load(Ordering::Relaxed) {
                 self.aborted = true;
@@ -434,7 +483,11 @@ impl Run<'_, '_> {
             return result;
         }
         let mut prev = 0;
-        for depth in 1..=max_depth.min((MAX_PLY / 2) as u32) as i32 {
+        let last = max_depth.min((MAX_PLY / 2) as u32) as i32;
+        for depth in 1..=last {
+            if depth > 1 && depth < last && skips(worker, depth) {
+                continue;
+            }
             for h in self.history.iter_mut() {
                 for v in h.iter_mut() {
                     *v /= 2;
@@ -463,6 +516,7 @@ impl Run<'_, '_> {
                 self.nodes,
                 pv.join(" ")
             ));
+            self.progress.iteration(&result);
             if score.abs() >= WIN_MIN {
                 break;
             }
@@ -895,5 +949,14 @@ mod tests {
             ("BANGO_QSEARCH_FOURS", "-1"),
         ]));
         assert_eq!(p, Params::default());
+    }
+
+    #[test]
+    fn helpers_spread_over_depths_and_the_main_worker_never_skips() {
+        let searched = |w: usize| (2..=9).filter(|&d| !skips(w, d)).collect::<Vec<_>>();
+        assert_eq!(searched(0), (2..=9).collect::<Vec<_>>());
+        assert_eq!(searched(1), [2, 4, 6, 8]);
+        assert_eq!(searched(2), [3, 5, 7, 9]);
+        assert_eq!(searched(3), [4, 5, 8, 9]);
     }
 }

@@ -1,7 +1,9 @@
-//! Lazy SMP plumbing: run N private search workers over shared state and pick the answer.
+//! Lazy SMP: N private search workers over one shared transposition table, and the answer
+//! chosen from what they completed.
 //!
-//! The search itself lives in `crate::search`; this module only knows how to launch workers,
-//! stop them together and aggregate what they completed:
+//! The search itself lives in `crate::search`. The generic plumbing ([`WorkerPool`],
+//! [`Reporter`], [`choose`]) only knows how to launch workers, stop them together and aggregate
+//! what they completed; [`LazySmp`] applies it to search [`Worker`]s:
 //! - **One worker** runs on the calling thread with no pool at all, so the single-worker mode is
 //!   exactly the sequential search (deterministic for a fixed depth or node budget).
 //! - **N > 1 workers** run on a dedicated rayon pool of exactly N threads, built once and rebuilt
@@ -13,11 +15,27 @@
 //!   abandoned iteration is never reported, so it can never be chosen.
 //! - A panic in one worker raises the shared stop flag at once (the others return promptly) and
 //!   is contained: the move still comes from what completed.
+//!
+//! [`LazySmp`] keeps one persistent [`Worker`] per thread (its history survives between moves);
+//! each runs full iterative deepening on its own position copy, worker `i` rotating its root
+//! order by `i`, all sharing the table. The first worker to end its deepening normally (depth
+//! cap, soft deadline, proven score, node share) ends the move for all. Only the aggregation
+//! prints per-depth lines (one per new deepest completed iteration, with nodes summed over
+//! all workers), and a summary line at the end. One worker is exactly [`Worker::search`]:
+//! same table, same stop flag, same output, same nodes.
 
+use crate::board::Board;
+use crate::eval::Position;
+use crate::movegen;
+use crate::rules::Rule;
+use crate::search::{format_score, Caps, Params, Progress, SearchResult, Shared, Worker, WIN_MIN};
+use crate::timeman::Plan;
+use crate::tt::TranspositionTable;
 use parking_lot::Mutex;
+use std::cell::Cell;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// What one worker has completed so far.
 #[derive(Clone, Debug, PartialEq)]
@@ -185,6 +203,306 @@ impl WorkerPool {
     }
 }
 
+/// How the answer is chosen from the workers' deepest completed iterations.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Aggregation {
+    /// The deepest completed iteration, worker 0 at equal depth ([`choose`]).
+    #[default]
+    Deepest,
+    /// Votes weighted by depth and score, as in Stockfish and Rapfi ([`vote`]).
+    Vote,
+}
+
+impl Aggregation {
+    /// `BANGO_SMP_VOTE=1` selects [`Aggregation::Vote`]; anything else the default.
+    pub fn from_env() -> Aggregation {
+        match std::env::var("BANGO_SMP_VOTE").as_deref().map(str::trim) {
+            Ok("1") | Ok("true") | Ok("on") => Aggregation::Vote,
+            _ => Aggregation::Deepest,
+        }
+    }
+}
+
+/// Score added to every vote so that the worst-scoring worker still counts.
+pub const VOTE_BONUS: i64 = 100;
+
+/// Voting: each worker's move collects `(score - worst + VOTE_BONUS) * depth` from every worker
+/// that chose it; the chosen worker is the one whose move has most votes (lowest index at
+/// ties). A proven win overrides the vote (the fastest one), and a proven loss never wins it
+/// while another worker still has hope.
+pub fn vote(
+    per_worker: &[Option<Completed<SearchResult>>],
+) -> Option<(usize, Completed<SearchResult>)> {
+    let done: Vec<(usize, &Completed<SearchResult>)> = per_worker
+        .iter()
+        .enumerate()
+        .filter_map(|(i, c)| c.as_ref().map(|c| (i, c)))
+        .collect();
+    let worst = done.iter().map(|(_, c)| c.result.score).min()?;
+    let votes = |m| -> i64 {
+        done.iter()
+            .filter(|(_, c)| c.result.best == m)
+            .map(|(_, c)| {
+                let margin = (c.result.score as i64 - worst as i64).min(WIN_MIN as i64);
+                (margin + VOTE_BONUS) * c.depth as i64
+            })
+            .sum()
+    };
+    let mut best = done[0];
+    for &(i, c) in &done[1..] {
+        let (b, bs) = (best.1, best.1.result.score);
+        let s = c.result.score;
+        let better = if bs >= WIN_MIN || s >= WIN_MIN {
+            s > bs
+        } else if bs <= -WIN_MIN && s > -WIN_MIN {
+            true
+        } else if s <= -WIN_MIN && bs > -WIN_MIN {
+            false
+        } else {
+            votes(c.result.best) > votes(b.result.best)
+        };
+        if better {
+            best = (i, c);
+        }
+    }
+    Some((best.0, best.1.clone()))
+}
+
+/// One move's search.
+pub struct Job<'a> {
+    /// The position (side to move set).
+    pub board: &'a Board,
+    /// The rule.
+    pub rule: Rule,
+    /// Depth cap, and the node cap for all workers together.
+    pub caps: Caps,
+    /// The time plan.
+    pub plan: Plan,
+    /// Raised from outside when the move must be answered now.
+    pub stop: &'a AtomicBool,
+    /// Receives the progress lines.
+    pub output: &'a (dyn Fn(&str) + Sync),
+}
+
+/// What a lazy SMP search found.
+#[derive(Clone, Debug)]
+pub struct SmpResult {
+    /// The chosen iteration, with `nodes` summed over all workers.
+    pub best: SearchResult,
+    /// The worker whose iteration was chosen.
+    pub worker: usize,
+    /// Every worker's deepest completed iteration (its own nodes).
+    pub per_worker: Vec<Option<SearchResult>>,
+    /// Workers that panicked.
+    pub panicked: Vec<usize>,
+}
+
+/// The lazy SMP search: persistent workers, the pool that runs them, the aggregation rule.
+pub struct LazySmp {
+    pool: WorkerPool,
+    workers: Vec<Mutex<Worker>>,
+    params: Params,
+    /// How the answer is chosen when more than one worker runs.
+    pub aggregation: Aggregation,
+    fault: Option<(usize, u32)>,
+}
+
+impl LazySmp {
+    /// `threads` workers (at least one) with the given feature switches; the pool is built now.
+    pub fn new(threads: usize, params: Params) -> LazySmp {
+        let mut smp = LazySmp {
+            pool: WorkerPool::new(),
+            workers: Vec::new(),
+            params,
+            aggregation: Aggregation::Deepest,
+            fault: None,
+        };
+        smp.set_threads(threads);
+        smp
+    }
+
+    /// Sets the number of workers, building the pool now so that no move pays for it. Existing
+    /// workers keep what they learnt; new ones start fresh.
+    pub fn set_threads(&mut self, threads: usize) {
+        let n = threads.max(1);
+        self.pool.ensure(n);
+        self.workers.truncate(n);
+        while self.workers.len() < n {
+            let i = self.workers.len();
+            self.workers.push(Mutex::new(Worker::new(i, self.params)));
+        }
+    }
+
+    /// The number of workers.
+    pub fn threads(&self) -> usize {
+        self.workers.len()
+    }
+
+    /// Forgets what the workers learnt (a new game).
+    pub fn clear(&mut self) {
+        for w in &mut self.workers {
+            w.get_mut().clear();
+        }
+    }
+
+    /// Test hook: worker `worker` panics right after completing iteration `depth` (its
+    /// completed iterations are still reported), in every later search.
+    #[doc(hidden)]
+    pub fn inject_panic(&mut self, worker: usize, depth: u32) {
+        self.fault = Some((worker, depth));
+    }
+
+    /// Searches `job` with every worker over `tt` and returns the chosen iteration. Never
+    /// panics because a worker did; falls back to the top of the threat ladder when no worker
+    /// completed anything.
+    pub fn search(&mut self, tt: &TranspositionTable, job: &Job<'_>) -> SmpResult {
+        let n = self.workers.len();
+        let started = Instant::now();
+        // One worker searches under the caller's stop flag, exactly as `Worker::search`; more
+        // share a private flag that the caller's thread raises (caller's stop, deadline) and
+        // that the first worker to finish raises for the others.
+        let own_stop = AtomicBool::new(false);
+        let shared = Shared {
+            tt,
+            stop: if n == 1 { job.stop } else { &own_stop },
+            plan: job.plan,
+        };
+        let caps = Caps {
+            max_nodes: job.caps.max_nodes / n as u64,
+            ..job.caps
+        };
+        let agg = Aggregator {
+            total: AtomicU64::new(0),
+            printed: Mutex::new(0),
+            started,
+            output: job.output,
+        };
+        let silent = |_: &str| {};
+        let output: &(dyn Fn(&str) + Sync) = if n == 1 { job.output } else { &silent };
+        let (workers, fault) = (&self.workers, self.fault);
+        let work = |i: usize, rep: &Reporter<SearchResult>| {
+            let hook = Hook {
+                reporter: rep,
+                agg: (n > 1).then_some(&agg),
+                panic_after: fault.and_then(|(w, d)| (w == i).then_some(d)),
+                seen: Cell::new(0),
+            };
+            let r = workers[i]
+                .lock()
+                .search_with(&shared, job.board, job.rule, caps, output, &hook);
+            hook.nodes(r.nodes);
+            rep.completed(r.depth, r);
+            own_stop.store(true, Ordering::SeqCst);
+        };
+        let monitor = || {
+            job.stop.load(Ordering::Relaxed) || job.plan.hard.is_some_and(|h| Instant::now() >= h)
+        };
+        let out = self.pool.run(n, &own_stop, work, monitor);
+        let chosen = match self.aggregation {
+            Aggregation::Vote if n > 1 => vote(&out.per_worker),
+            _ => out.best,
+        };
+        let (worker, mut best) = match chosen {
+            Some((w, c)) => (w, c.result),
+            None => {
+                let fast = movegen::fast_move(&mut Position::new(job.board, job.rule))
+                    .expect("an empty point");
+                let r = SearchResult {
+                    best: fast,
+                    score: 0,
+                    depth: 0,
+                    nodes: 0,
+                    pv: vec![fast],
+                };
+                (0, r)
+            }
+        };
+        best.nodes = out.nodes;
+        if n > 1 {
+            let ms = started.elapsed().as_millis() as u64;
+            let pv: Vec<String> = best.pv.iter().map(|p| p.to_string()).collect();
+            (job.output)(&format!(
+                "smp workers {n} depth {} score {} nodes {} nps {} time {ms} worker {worker}{} pv {}",
+                best.depth,
+                format_score(best.score),
+                best.nodes,
+                best.nodes * 1000 / ms.max(1),
+                if out.panicked.is_empty() {
+                    String::new()
+                } else {
+                    format!(" panicked {:?}", out.panicked)
+                },
+                pv.join(" ")
+            ));
+        }
+        SmpResult {
+            best,
+            worker,
+            per_worker: out
+                .per_worker
+                .into_iter()
+                .map(|c| c.map(|c| c.result))
+                .collect(),
+            panicked: out.panicked,
+        }
+    }
+}
+
+/// What the workers of one parallel search share for reporting.
+struct Aggregator<'a> {
+    /// Nodes over all workers, as last reported.
+    total: AtomicU64,
+    /// The deepest iteration printed so far (held while printing, so lines stay in order).
+    printed: Mutex<u32>,
+    started: Instant,
+    output: &'a (dyn Fn(&str) + Sync),
+}
+
+/// One worker's progress hook (lives on the worker's thread).
+struct Hook<'a> {
+    reporter: &'a Reporter<SearchResult>,
+    /// Present when several workers run: the shared node total and per-depth lines.
+    agg: Option<&'a Aggregator<'a>>,
+    panic_after: Option<u32>,
+    /// Nodes already added to the shared total.
+    seen: Cell<u64>,
+}
+
+impl Progress for Hook<'_> {
+    fn iteration(&self, r: &SearchResult) {
+        self.reporter.completed(r.depth, r.clone());
+        self.nodes(r.nodes);
+        if let Some(agg) = self.agg {
+            // Lines go out in increasing depth, whichever worker got there first.
+            let mut printed = agg.printed.lock();
+            if *printed < r.depth {
+                *printed = r.depth;
+                let nodes = agg.total.load(Ordering::Relaxed);
+                let ms = agg.started.elapsed().as_millis() as u64;
+                let pv: Vec<String> = r.pv.iter().map(|p| p.to_string()).collect();
+                (agg.output)(&format!(
+                    "depth {} score {} nodes {nodes} nps {} time {ms} pv {}",
+                    r.depth,
+                    format_score(r.score),
+                    nodes * 1000 / ms.max(1),
+                    pv.join(" ")
+                ));
+            }
+        }
+        if self.panic_after.is_some_and(|d| r.depth >= d) {
+            panic!("injected fault after depth {}", r.depth);
+        }
+    }
+
+    fn nodes(&self, nodes: u64) {
+        self.reporter.set_nodes(nodes);
+        if let Some(agg) = self.agg {
+            let new = nodes.saturating_sub(self.seen.replace(nodes));
+            agg.total.fetch_add(new, Ordering::Relaxed);
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -319,5 +637,35 @@ mod tests {
         assert_eq!(pool.pool.as_ref().map(|p| p as *const _), first);
         pool.ensure(3);
         assert_eq!(pool.threads(), 3);
+    }
+
+    #[test]
+    fn vote_weighs_depth_and_score_and_honours_proofs() {
+        use crate::board::Pos;
+        use crate::search::WIN;
+        let c = |depth: u32, x: usize, score: i32| {
+            Some(Completed {
+                depth,
+                result: SearchResult {
+                    best: Pos::new(x, 0),
+                    score,
+                    depth,
+                    nodes: 0,
+                    pv: vec![Pos::new(x, 0)],
+                },
+            })
+        };
+        // Two workers agree on move 2 against one deeper worker on move 1.
+        let (w, best) = vote(&[c(8, 1, 50), c(7, 2, 40), c(7, 2, 40)]).unwrap();
+        assert_eq!((w, best.result.best), (1, Pos::new(2, 0)));
+        // Alone, the deeper and better one wins; equal votes go to the lower index.
+        assert_eq!(vote(&[c(8, 1, 50), c(7, 2, 40)]).unwrap().0, 0);
+        assert_eq!(vote(&[c(7, 1, 40), c(7, 2, 40)]).unwrap().0, 0);
+        // A proven win beats any vote, the fastest one first; a proven loss loses to hope.
+        let proven = [c(9, 1, 0), c(9, 1, 0), c(5, 3, WIN - 7), c(4, 4, WIN - 5)];
+        assert_eq!(vote(&proven).unwrap().0, 3);
+        assert_eq!(vote(&[c(9, 1, -WIN + 8), c(3, 2, -300)]).unwrap().0, 1);
+        assert_eq!(vote(&[None, c(3, 2, 0)]).unwrap().0, 1);
+        assert!(vote(&[None, None]).is_none());
     }
 }

@@ -1,25 +1,30 @@
-//! `alphabeta`: the single-worker alpha-beta engine behind the [`Algorithm`] trait (the
-//! registry default).
+//! `alphabeta`: the alpha-beta engine behind the [`Algorithm`] trait (the registry default),
+//! searching with `Settings.threads` lazy SMP workers ([`crate::smp::LazySmp`]).
 //!
-//! It owns the transposition table and the search worker for the whole game: the table is kept
+//! It owns the transposition table and the workers for the whole game: the table is kept
 //! between moves (Zobrist keys are fixed, so last move's deep entries still match) and cleared
-//! at a new game, together with the worker's history, so a game replayed from its start is
-//! searched identically.
+//! at a new game, together with the workers' history, so a game replayed from its start is
+//! searched identically by one worker.
+//!
+//! Nothing slow lands on a move's clock: the table is a [`SharedTable`] (a new size is
+//! allocated in the background while the old table keeps serving, a replaced one is dropped by
+//! a helper, a new game is a constant-time clear), and the worker pool is built when the thread
+//! count changes, at the new game or at the first move that sees the new count. One caveat of
+//! the background allocation: right after a size change (and at start-up with a table above
+//! [`crate::tt::SMALL_BYTES`]) the first moves may search a smaller table, so a fixed-depth
+//! search is reproducible only once the table is in place (see [`AlphaBeta::with_table`]).
 
 use super::{Algorithm, Request, Settings};
 use crate::board::Pos;
-use crate::search::{Caps, Params, Shared, Worker};
+use crate::search::{Caps, Params};
+use crate::smp::{Aggregation, Job, LazySmp};
 use crate::timeman;
-use crate::tt::TranspositionTable;
-
-/// Table size when the manager states none.
-pub const DEFAULT_HASH_BYTES: usize = 32 << 20;
+use crate::tt::{self, SharedTable};
 
 /// The alpha-beta algorithm.
 pub struct AlphaBeta {
-    tt: TranspositionTable,
-    tt_bytes: usize,
-    worker: Worker,
+    table: SharedTable,
+    smp: LazySmp,
 }
 
 impl Default for AlphaBeta {
@@ -29,30 +34,37 @@ impl Default for AlphaBeta {
 }
 
 impl AlphaBeta {
-    /// An engine with the given feature switches and the default table size.
+    /// An engine with the given feature switches, one worker and the default table size (its
+    /// allocation continues in the background). The aggregation of several workers follows
+    /// `BANGO_SMP_VOTE`.
     pub fn new(params: Params) -> AlphaBeta {
-        AlphaBeta::with_table(params, DEFAULT_HASH_BYTES)
+        AlphaBeta::build(params, AlphaBeta::table_bytes(&Settings::default()))
     }
 
-    /// An engine with the given switches and a table of about `bytes` (until a new game with
-    /// other settings resizes it).
-    pub fn with_table(params: Params, bytes: usize) -> AlphaBeta {
+    fn build(params: Params, bytes: usize) -> AlphaBeta {
+        let mut smp = LazySmp::new(1, params);
+        smp.aggregation = Aggregation::from_env();
         AlphaBeta {
-            tt: TranspositionTable::new(bytes),
-            tt_bytes: bytes,
-            worker: Worker::new(0, params),
+            table: SharedTable::new(bytes),
+            smp,
         }
+    }
+
+    /// An engine with the given switches and a table of about `bytes`, fully allocated before
+    /// this returns (until a new game with other settings resizes it).
+    pub fn with_table(params: Params, bytes: usize) -> AlphaBeta {
+        let engine = AlphaBeta::build(params, bytes);
+        engine.table.wait_idle();
+        engine
+    }
+
+    /// The lazy SMP search (aggregation rule, test hooks).
+    pub fn smp_mut(&mut self) -> &mut LazySmp {
+        &mut self.smp
     }
 
     fn table_bytes(settings: &Settings) -> usize {
-        let mut bytes = settings
-            .hash_kib
-            .map(|k| (k as usize).saturating_mul(1024))
-            .unwrap_or(DEFAULT_HASH_BYTES);
-        if settings.max_memory > 0 {
-            bytes = bytes.min(settings.max_memory as usize / 2);
-        }
-        bytes.max(1 << 16)
+        tt::table_bytes(settings.hash_kib.unwrap_or(0), settings.max_memory).max(1 << 16)
     }
 }
 
@@ -62,37 +74,35 @@ impl Algorithm for AlphaBeta {
     }
 
     fn think(&mut self, req: &Request<'_>) -> Pos {
-        let plan = timeman::plan(&req.limits);
-        let shared = Shared {
-            tt: &self.tt,
-            stop: req.stop,
-            plan,
-        };
-        self.tt.new_search();
-        let caps = Caps {
-            max_depth: req.limits.max_depth.unwrap_or(Caps::default().max_depth),
-            max_nodes: req.limits.max_nodes.unwrap_or(u64::MAX),
-        };
+        // Normally already done at the new game; a thread count changed since costs the pool.
+        self.smp.set_threads(req.settings.threads);
+        let tt = self.table.table();
+        tt.new_search();
         let show = req.settings.show_detail;
         let output = |line: &str| {
             if show {
                 (req.output)(line)
             }
         };
-        self.worker
-            .search(&shared, req.board, req.rule, caps, &output)
-            .best
+        let job = Job {
+            board: req.board,
+            rule: req.rule,
+            caps: Caps {
+                max_depth: req.limits.max_depth.unwrap_or(Caps::default().max_depth),
+                max_nodes: req.limits.max_nodes.unwrap_or(u64::MAX),
+            },
+            plan: timeman::plan(&req.limits),
+            stop: req.stop,
+            output: &output,
+        };
+        self.smp.search(&tt, &job).best.best
     }
 
     fn new_game(&mut self, _size: usize, settings: &Settings) {
-        let bytes = AlphaBeta::table_bytes(settings);
-        if bytes != self.tt_bytes {
-            self.tt = TranspositionTable::new(bytes);
-            self.tt_bytes = bytes;
-        } else {
-            self.tt.clear();
-        }
-        self.worker.clear();
+        self.table.resize(AlphaBeta::table_bytes(settings));
+        self.table.new_game();
+        self.smp.set_threads(settings.threads);
+        self.smp.clear();
     }
 }
 
@@ -114,10 +124,23 @@ mod tests {
             max_memory: 1 << 20,
             ..Settings::default()
         };
-        assert_eq!(AlphaBeta::table_bytes(&s), 1 << 19);
+        assert_eq!(AlphaBeta::table_bytes(&s), 1 << 18);
         assert_eq!(
             AlphaBeta::table_bytes(&Settings::default()),
-            DEFAULT_HASH_BYTES
+            tt::DEFAULT_BYTES
         );
+    }
+
+    #[test]
+    fn threads_follow_settings_at_the_new_game() {
+        let mut e = AlphaBeta::with_table(Params::default(), 1 << 16);
+        let s = Settings {
+            threads: 3,
+            ..Settings::default()
+        };
+        e.new_game(15, &s);
+        assert_eq!(e.smp_mut().threads(), 3);
+        e.new_game(15, &Settings::default());
+        assert_eq!(e.smp_mut().threads(), 1);
     }
 }

@@ -1,0 +1,123 @@
+//! Lazy SMP scaling: time to reach a fixed depth with N = 1, 2 and 4 workers on the bench's
+//! freestyle middle-game positions (fresh table and workers per position), and nodes per second.
+//!
+//! Two parts, both in one `cargo bench --bench smp` run:
+//! - an interleaved summary (rounds of N = 1, 2, 4 back to back, so that load from other jobs
+//!   hits every N alike), printing the median time to depth, nps, and the N/1 time ratios;
+//!   `BANGO_SMP_BENCH_DEPTH` (default 7), `BANGO_SMP_BENCH_POSITIONS` (default 6) and
+//!   `BANGO_SMP_BENCH_ROUNDS` (default 3) set its size;
+//! - a criterion group `smp/time_to_depth6/{1,2,4}` on the same positions at depth 6.
+
+use bango::bench::{positions, BenchPosition};
+use bango::rules::Rule;
+use bango::search::{Caps, Params};
+use bango::smp::{Job, LazySmp};
+use bango::timeman::Plan;
+use bango::tt::TranspositionTable;
+use criterion::{BenchmarkId, Criterion};
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+const HASH_BYTES: usize = 16 << 20;
+
+fn env(name: &str, default: usize) -> usize {
+    std::env::var(name)
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(default)
+}
+
+fn set(count: usize) -> Vec<BenchPosition> {
+    positions()
+        .expect("shared data")
+        .into_iter()
+        .filter(|p| p.rule == Rule::Freestyle)
+        .take(count)
+        .collect()
+}
+
+/// Searches every position to `depth` with `threads` workers; returns (nodes, depth reached
+/// summed over positions).
+fn run(set: &[BenchPosition], threads: usize, depth: u32) -> (u64, u32) {
+    let stop = AtomicBool::new(false);
+    let plan = Plan {
+        instant: false,
+        budget: None,
+        soft: None,
+        hard: None,
+    };
+    let (mut nodes, mut depths) = (0, 0);
+    for bp in set {
+        let tt = TranspositionTable::new(HASH_BYTES);
+        let mut smp = LazySmp::new(threads, Params::default());
+        let job = Job {
+            board: &bp.board,
+            rule: bp.rule,
+            caps: Caps {
+                max_depth: depth,
+                ..Caps::default()
+            },
+            plan,
+            stop: &stop,
+            output: &|_| {},
+        };
+        let r = smp.search(&tt, &job);
+        nodes += r.best.nodes;
+        depths += r.best.depth;
+    }
+    (nodes, depths)
+}
+
+fn median(v: &mut [Duration]) -> Duration {
+    v.sort();
+    v[v.len() / 2]
+}
+
+fn interleaved() {
+    let depth = env("BANGO_SMP_BENCH_DEPTH", 7) as u32;
+    let set = set(env("BANGO_SMP_BENCH_POSITIONS", 6));
+    let rounds = env("BANGO_SMP_BENCH_ROUNDS", 3);
+    let counts = [1usize, 2, 4];
+    let mut times = vec![Vec::new(); counts.len()];
+    let mut nodes = vec![0u64; counts.len()];
+    for _ in 0..rounds {
+        for (k, &n) in counts.iter().enumerate() {
+            let t = Instant::now();
+            let (sum, depths) = run(&set, n, depth);
+            times[k].push(t.elapsed());
+            nodes[k] += sum;
+            // A proven score ends a search before the cap; N workers may prove it earlier.
+            assert!(depths <= depth * set.len() as u32);
+        }
+    }
+    let base = median(&mut times[0].clone());
+    println!(
+        "smp time to depth {depth}, {} positions, {rounds} interleaved rounds:",
+        set.len()
+    );
+    for (k, &n) in counts.iter().enumerate() {
+        let total: Duration = times[k].iter().sum();
+        let med = median(&mut times[k]);
+        println!(
+            "  N={n}: median {:>7.3} s  ratio {:.3}  nodes/round {:>9}  nps {:>8}",
+            med.as_secs_f64(),
+            med.as_secs_f64() / base.as_secs_f64(),
+            nodes[k] / rounds as u64,
+            (nodes[k] as f64 / total.as_secs_f64()) as u64
+        );
+    }
+}
+
+fn main() {
+    interleaved();
+    let mut c = Criterion::default().configure_from_args().sample_size(10);
+    let set = set(env("BANGO_SMP_BENCH_POSITIONS", 6));
+    let mut group = c.benchmark_group("smp");
+    for n in [1usize, 2, 4] {
+        group.bench_with_input(BenchmarkId::new("time_to_depth6", n), &n, |b, &n| {
+            b.iter(|| run(&set, n, 6))
+        });
+    }
+    group.finish();
+    c.final_summary();
+}

@@ -1,0 +1,313 @@
+//! Lazy SMP: one worker is the plain search bit for bit; N workers answer forced positions like
+//! one; a panicking worker leaves the answer to what completed; the engine prints one line per
+//! new depth and a summary with nodes summed over workers.
+
+use bango::algo::alphabeta::AlphaBeta;
+use bango::algo::{Algorithm, Request, Settings};
+use bango::board::{Board, Color, Pos};
+use bango::limits::Limits;
+use bango::notation;
+use bango::rules::Rule;
+use bango::search::{Caps, Params, SearchResult, Shared, Worker, WIN, WIN_MIN};
+use bango::smp::{Job, LazySmp, SmpResult};
+use bango::timeman::{self, Plan};
+use bango::tt::TranspositionTable;
+use std::sync::atomic::AtomicBool;
+use std::sync::Mutex;
+
+fn board(pic: &str, to_move: Color) -> Board {
+    let mut b = Board::from_picture(pic).unwrap();
+    b.set_side_to_move(to_move);
+    b
+}
+
+fn midgame(n: usize) -> Vec<Board> {
+    let text = std::fs::read_to_string(notation::data_dir().join("positions-midgame-15.txt"))
+        .expect("midgame positions");
+    notation::parse_puzzles(&text).unwrap()[..n]
+        .iter()
+        .map(|p| p.board().unwrap())
+        .collect()
+}
+
+fn no_clock() -> Plan {
+    timeman::plan(&Limits::depth(1))
+}
+
+fn caps(depth: u32) -> Caps {
+    Caps {
+        max_depth: depth,
+        ..Caps::default()
+    }
+}
+
+/// A lazy SMP search with `threads` workers on a fresh table of `bytes`; returns the result
+/// and the output lines.
+fn smp_search(
+    smp: &mut LazySmp,
+    b: &Board,
+    rule: Rule,
+    caps: Caps,
+    bytes: usize,
+) -> (SmpResult, Vec<String>) {
+    let tt = TranspositionTable::new(bytes);
+    let stop = AtomicBool::new(false);
+    let lines = Mutex::new(Vec::new());
+    let output = |l: &str| lines.lock().unwrap().push(l.to_string());
+    let job = Job {
+        board: b,
+        rule,
+        caps,
+        plan: no_clock(),
+        stop: &stop,
+        output: &output,
+    };
+    let r = smp.search(&tt, &job);
+    (r, lines.into_inner().unwrap())
+}
+
+fn plain_search(b: &Board, rule: Rule, caps: Caps, bytes: usize) -> (SearchResult, Vec<String>) {
+    let tt = TranspositionTable::new(bytes);
+    let stop = AtomicBool::new(false);
+    let shared = Shared {
+        tt: &tt,
+        stop: &stop,
+        plan: no_clock(),
+    };
+    let lines = Mutex::new(Vec::new());
+    let output = |l: &str| lines.lock().unwrap().push(l.to_string());
+    let r = Worker::new(0, Params::default()).search(&shared, b, rule, caps, &output);
+    (r, lines.into_inner().unwrap())
+}
+
+/// Drops the clock-dependent fields (nps, time) of progress lines.
+fn strip(lines: &[String]) -> Vec<String> {
+    lines
+        .iter()
+        .map(|l| {
+            let w: Vec<&str> = l.split_whitespace().collect();
+            let mut keep = Vec::new();
+            let mut i = 0;
+            while i < w.len() {
+                if w[i] == "nps" || w[i] == "time" {
+                    i += 2;
+                } else {
+                    keep.push(w[i]);
+                    i += 1;
+                }
+            }
+            keep.join(" ")
+        })
+        .collect()
+}
+
+#[test]
+fn one_worker_is_the_plain_search_and_repeats_its_node_count() {
+    for (i, b) in midgame(3).iter().enumerate() {
+        let (plain, plain_lines) = plain_search(b, Rule::Freestyle, caps(6), 1 << 20);
+        let (a, a_lines) = smp_search(
+            &mut LazySmp::new(1, Params::default()),
+            b,
+            Rule::Freestyle,
+            caps(6),
+            1 << 20,
+        );
+        let (c, _) = smp_search(
+            &mut LazySmp::new(1, Params::default()),
+            b,
+            Rule::Freestyle,
+            caps(6),
+            1 << 20,
+        );
+        assert_eq!(a.best, plain, "position {i}");
+        assert_eq!(c.best, a.best, "position {i}: nodes differ between runs");
+        assert_eq!(strip(&a_lines), strip(&plain_lines), "position {i}");
+        assert_eq!((a.worker, a.panicked.len()), (0, 0));
+        assert!(a.best.nodes > 1000 && a.best.depth == 6);
+    }
+    // Node caps are honoured identically too.
+    let b = &midgame(1)[0];
+    let capped = Caps {
+        max_nodes: 20_000,
+        ..Caps::default()
+    };
+    let (plain, _) = plain_search(b, Rule::Renju, capped, 1 << 20);
+    let (a, _) = smp_search(
+        &mut LazySmp::new(1, Params::default()),
+        b,
+        Rule::Renju,
+        capped,
+        1 << 20,
+    );
+    assert_eq!(a.best, plain);
+}
+
+const FIVE_IN_ONE: &str = "\
+. . . . . . . . . . .
+. . . . . . . . . . .
+. . O . . . . . . . .
+. . . X X X X O . . .
+. . . . . O . . . . .
+. . . . O . X . . . .
+. . . . . . . . . . .
+. . . . . . . . . . .
+. . . . . . . . . . .
+. . . . . . . . . . .
+. . . . . . . . . . .
+";
+
+/// White to move must block black's four at its only open end.
+const BLOCK_FOUR: &str = "\
+. . . . . . . . . . .
+. . . . . . . . . . .
+. . . . . . . . . . .
+. . O X X X X . . . .
+. . . . . O . . . . .
+. . . . . . . . . . .
+. . . . . . O . . . .
+. . . . X . . . . . .
+. . . . . . . . . . .
+. . . . . . . . . . .
+. . . . . . . . . . .
+";
+
+/// White makes a four-three (row 5 and column 6 through 6,5): a proven win.
+const FOUR_THREE: &str = "\
+. . . . . . . . . . .
+. . . . . . . . . . .
+. . . . . . O . . . .
+. X . . . . O . . . X
+. . . . . . O . . X .
+. . O O O . . . . . .
+. . . . . . . . X . .
+. . . X . . . X . . .
+. . . . . . . . . . .
+. . . . . . . . . . .
+. . . . . . . . . . .
+";
+
+#[test]
+fn every_worker_count_answers_forced_positions_like_one_worker() {
+    let five = board(FIVE_IN_ONE, Color::Black);
+    let block = board(BLOCK_FOUR, Color::White);
+    let win = board(FOUR_THREE, Color::White);
+    let (one_win, _) = smp_search(
+        &mut LazySmp::new(1, Params::default()),
+        &win,
+        Rule::Freestyle,
+        caps(7),
+        64 << 10,
+    );
+    assert!(one_win.best.score >= WIN_MIN, "{:?}", one_win.best);
+    for n in 1..=8 {
+        let mut smp = LazySmp::new(n, Params::default());
+        for depth in [1, 5] {
+            let (r, _) = smp_search(&mut smp, &five, Rule::Freestyle, caps(depth), 64 << 10);
+            assert_eq!(r.best.best, Pos::new(2, 3), "n={n} depth {depth}");
+            assert_eq!(r.best.score, WIN - 1);
+            let (r, _) = smp_search(&mut smp, &block, Rule::Freestyle, caps(depth), 64 << 10);
+            assert_eq!(r.best.best, Pos::new(7, 3), "n={n} depth {depth}");
+        }
+        let (r, _) = smp_search(&mut smp, &win, Rule::Freestyle, caps(7), 64 << 10);
+        assert_eq!(r.best.score, one_win.best.score, "n={n}: {:?}", r.best);
+        assert!(win.is_empty_at(r.best.best));
+        assert_eq!(r.per_worker.len(), n);
+        let summed: u64 = r.per_worker.iter().flatten().map(|w| w.nodes).sum();
+        assert_eq!(r.best.nodes, summed, "n={n}: nodes are summed over workers");
+    }
+}
+
+#[test]
+fn several_workers_reach_the_depth_cap_and_stay_within_the_node_cap() {
+    let b = &midgame(2)[1];
+    let mut smp = LazySmp::new(3, Params::default());
+    let (r, lines) = smp_search(&mut smp, b, Rule::Freestyle, caps(5), 1 << 20);
+    assert_eq!(r.best.depth, 5);
+    assert!(b.is_empty_at(r.best.best));
+    assert_eq!(r.per_worker[r.worker].as_ref().unwrap().best, r.best.best);
+    // Lines only for new deepest iterations (a depth two workers finish at once may be
+    // skipped), then the summary.
+    let depths: Vec<u32> = lines
+        .iter()
+        .filter_map(|l| l.strip_prefix("depth "))
+        .map(|l| l.split_whitespace().next().unwrap().parse().unwrap())
+        .collect();
+    assert!(
+        depths.first() == Some(&1)
+            && depths.last() == Some(&5)
+            && depths.windows(2).all(|w| w[0] < w[1]),
+        "{lines:?}"
+    );
+    let last = lines.last().unwrap();
+    assert!(
+        last.starts_with("smp workers 3 depth 5 ")
+            && last.contains(&format!(" nodes {} ", r.best.nodes)),
+        "{last}"
+    );
+    let capped = Caps {
+        max_nodes: 30_000,
+        ..Caps::default()
+    };
+    let (r, _) = smp_search(&mut smp, b, Rule::Freestyle, capped, 1 << 20);
+    assert!(r.best.nodes <= 30_000, "{}", r.best.nodes);
+    assert!(r.best.depth >= 2, "{:?}", r.best);
+}
+
+#[test]
+fn a_panicking_worker_leaves_the_answer_to_what_completed() {
+    let prev = std::panic::take_hook();
+    std::panic::set_hook(Box::new(|_| {}));
+    let b = &midgame(1)[0];
+    // One worker failing after depth 3: exactly the depth-3 search.
+    let mut smp = LazySmp::new(1, Params::default());
+    smp.inject_panic(0, 3);
+    let (r, _) = smp_search(&mut smp, b, Rule::Freestyle, caps(6), 1 << 20);
+    let (plain, _) = plain_search(b, Rule::Freestyle, caps(3), 1 << 20);
+    assert_eq!(r.panicked, vec![0]);
+    assert_eq!(r.best, plain);
+    // A helper failing early stops everyone; the answer is what completed, never the helper's
+    // unfinished work.
+    let mut smp = LazySmp::new(3, Params::default());
+    smp.inject_panic(1, 1);
+    let (r, _) = smp_search(&mut smp, b, Rule::Freestyle, caps(60), 1 << 20);
+    std::panic::set_hook(prev);
+    assert_eq!(r.panicked, vec![1]);
+    assert!(b.is_empty_at(r.best.best));
+    assert!(r.best.depth >= 1);
+    let chosen = r.per_worker[r.worker].as_ref().unwrap();
+    assert_eq!((chosen.best, chosen.depth), (r.best.best, r.best.depth));
+    assert!(
+        r.best.depth < 60,
+        "the panic must have stopped the unbounded search"
+    );
+}
+
+#[test]
+fn the_engine_runs_the_threads_the_settings_ask_for() {
+    let b = &midgame(2)[1];
+    let settings = Settings {
+        threads: 2,
+        hash_kib: Some(1024),
+        ..Settings::default()
+    };
+    let mut engine = AlphaBeta::with_table(Params::default(), 1 << 20);
+    engine.new_game(15, &settings);
+    assert_eq!(engine.smp_mut().threads(), 2);
+    let stop = AtomicBool::new(false);
+    let lines = Mutex::new(Vec::new());
+    let output = |l: &str| lines.lock().unwrap().push(l.to_string());
+    let req = Request {
+        board: b,
+        rule: Rule::Freestyle,
+        limits: Limits::depth(4),
+        settings: &settings,
+        stop: &stop,
+        output: &output,
+    };
+    let m = engine.think(&req);
+    assert!(b.is_empty_at(m));
+    let lines = lines.into_inner().unwrap();
+    let last = lines.last().unwrap();
+    assert!(last.starts_with("smp workers 2 depth 4 "), "{lines:?}");
+    assert!(last.contains(&format!(" pv {m}")), "{last}");
+}
