@@ -7,9 +7,13 @@
 //! searched identically.
 
 use super::{Algorithm, Request, Settings};
+use crate::board::Board;
 use crate::board::Pos;
+use crate::book::play::Opening;
+use crate::book::swap2::{self, Swap2Reply};
 use crate::search::{Caps, Params, Shared, Worker};
 use crate::timeman;
+use crate::timeman::Plan;
 use crate::tt::TranspositionTable;
 
 /// Table size when the manager states none.
@@ -20,6 +24,7 @@ pub struct AlphaBeta {
     tt: TranspositionTable,
     tt_bytes: usize,
     worker: Worker,
+    opening: Opening,
 }
 
 impl Default for AlphaBeta {
@@ -41,6 +46,7 @@ impl AlphaBeta {
             tt: TranspositionTable::new(bytes),
             tt_bytes: bytes,
             worker: Worker::new(0, params),
+            opening: Opening::from_env(),
         }
     }
 
@@ -62,6 +68,14 @@ impl Algorithm for AlphaBeta {
     }
 
     fn think(&mut self, req: &Request<'_>) -> Pos {
+        let report = |line: &str| (req.output)(line);
+        let folder = req.settings.folder.as_deref();
+        let advice = self.opening.advise(req.board, req.rule, folder, &report);
+        if let Some(p) = advice.play {
+            (req.output)(&format!("book {p}"));
+            return p;
+        }
+        self.worker.root_hints = advice.hints;
         let plan = timeman::plan(&req.limits);
         let shared = Shared {
             tt: &self.tt,
@@ -82,6 +96,20 @@ impl Algorithm for AlphaBeta {
         self.worker
             .search(&shared, req.board, req.rule, caps, &output)
             .best
+    }
+
+    fn swap2(&mut self, req: &Request<'_>) -> Option<Swap2Reply> {
+        let (tt, worker) = (&self.tt, &mut self.worker);
+        let mut search = |b: &Board, plan: Plan, caps: Caps| {
+            tt.new_search();
+            let shared = Shared {
+                tt,
+                stop: req.stop,
+                plan,
+            };
+            worker.search(&shared, b, req.rule, caps, &|_: &str| {})
+        };
+        swap2::decide(req.board, req.rule, &req.limits, &mut search)
     }
 
     fn new_game(&mut self, _size: usize, settings: &Settings) {

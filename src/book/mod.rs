@@ -19,8 +19,11 @@
 //!   all eight transforms of a position hit and answer the transformed move.
 //! - A lookup never returns an occupied point or a renju forbidden point for black.
 
+pub mod build;
 pub mod classic;
 pub mod cli;
+pub mod play;
+pub mod swap2;
 pub mod symmetry;
 pub mod validate;
 
