@@ -13,7 +13,8 @@
 //!   distant early replies lose. Forcing moves (any threat rung for either side) are never left
 //!   out.
 //! - Book moves are legal by construction: the lookup drops occupied and forbidden points.
-//! - `BANGO_BOOK=0` switches book and prior off (pure search), for self-play comparisons.
+//! - `BANGO_BOOK=0` switches book and prior off (pure search), `BANGO_BOOK=book` keeps only the
+//!   book and `BANGO_BOOK=prior` only the prior, for self-play comparisons.
 
 use super::{load_for, search_locations, Book};
 use crate::board::{Board, Color, Pos};
@@ -39,7 +40,8 @@ pub struct Advice {
 /// Book cache and switches of one engine, kept across games.
 #[derive(Debug)]
 pub struct Opening {
-    enabled: bool,
+    book_on: bool,
+    prior_on: bool,
     exe: Option<PathBuf>,
     loaded: Option<(Rule, usize, Option<PathBuf>, Book)>,
 }
@@ -48,31 +50,33 @@ impl Opening {
     /// Book and prior on, books found from the running executable.
     pub fn new() -> Opening {
         Opening {
-            enabled: true,
+            book_on: true,
+            prior_on: true,
             exe: std::env::current_exe().ok(),
             loaded: None,
         }
     }
 
-    /// As [`Opening::new`], switched off when `BANGO_BOOK` is `0`, `off` or `false`.
+    /// As [`Opening::new`], with the parts `BANGO_BOOK` names: `0`, `off` or `false` for
+    /// neither, `book` or `prior` for that one alone; anything else (or unset) for both.
     pub fn from_env() -> Opening {
-        let off = std::env::var("BANGO_BOOK")
-            .map(|v| {
-                matches!(
-                    v.trim().to_ascii_lowercase().as_str(),
-                    "0" | "off" | "false"
-                )
-            })
-            .unwrap_or(false);
+        let v = std::env::var("BANGO_BOOK").unwrap_or_default();
+        let (book_on, prior_on) = match v.trim().to_ascii_lowercase().as_str() {
+            "0" | "off" | "false" => (false, false),
+            "book" => (true, false),
+            "prior" => (false, true),
+            _ => (true, true),
+        };
         Opening {
-            enabled: !off,
+            book_on,
+            prior_on,
             ..Opening::new()
         }
     }
 
-    /// Whether book and prior are used.
-    pub fn enabled(&self) -> bool {
-        self.enabled
+    /// Whether the book and the prior are used.
+    pub fn enabled(&self) -> (bool, bool) {
+        (self.book_on, self.prior_on)
     }
 
     /// The book for `rule`, `size` and `folder`, loading it when it is not the cached one;
@@ -107,17 +111,18 @@ impl Opening {
         folder: Option<&Path>,
         report: &dyn Fn(&str),
     ) -> Advice {
-        if !self.enabled {
-            return Advice::default();
+        let moves: Vec<Pos> = if self.book_on {
+            let mut b = board.clone();
+            let book = self.book(rule, board.size(), folder, report);
+            book.moves(&mut b, rule).iter().map(|m| m.pos).collect()
+        } else {
+            Vec::new()
+        };
+        let mut advice = advise_with(board, rule, &moves);
+        if !self.prior_on {
+            advice.hints.skip.clear();
         }
-        let mut b = board.clone();
-        let book = self.book(rule, board.size(), folder, report);
-        let moves = book.moves(&mut b, rule);
-        advise_with(
-            board,
-            rule,
-            &moves.iter().map(|m| m.pos).collect::<Vec<_>>(),
-        )
+        advice
     }
 }
 
