@@ -134,10 +134,9 @@ impl Default for Opening {
 
 /// The advice given the book's candidates for this position (best first, legal).
 pub fn advise_with(board: &Board, rule: Rule, book_moves: &[Pos]) -> Advice {
-    let mut pos = Position::new(board, rule);
     let mut advice = Advice::default();
     if !book_moves.is_empty() {
-        if is_quiet(&mut pos) {
+        if is_quiet(&mut Position::new(board, rule)) {
             advice.play = Some(book_moves[0]);
             return advice;
         }
@@ -145,7 +144,7 @@ pub fn advise_with(board: &Board, rule: Rule, book_moves: &[Pos]) -> Advice {
         return advice;
     }
     if board.stone_count() > 0 && board.stone_count() <= PRIOR_MAX_STONES {
-        advice.hints.skip = distant_quiet_moves(&mut pos);
+        advice.hints.skip = distant_quiet_moves(&mut Position::new(board, rule));
     }
     advice
 }
