@@ -257,11 +257,23 @@ impl Progress for Silent {
     fn nodes(&self, _: u64) {}
 }
 
+/// Advice about the root moves of the next search (opening book, opening prior). Empty hints
+/// change nothing, so the search stays value-preserving without them.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RootHints {
+    /// Searched first, in this order (ahead of the table move); the search still decides.
+    pub first: Vec<Pos>,
+    /// Left out of the root, unless that would leave no move.
+    pub skip: Vec<Pos>,
+}
+
 /// One search thread's persistent state.
 pub struct Worker {
     index: usize,
     /// The feature switches.
     pub params: Params,
+    /// Hints for the next search only: [`Worker::search`] takes (and so clears) them.
+    pub root_hints: RootHints,
     history: Vec<[i32; CELLS]>,
 }
 
@@ -271,6 +283,7 @@ impl Worker {
         Worker {
             index,
             params,
+            root_hints: RootHints::default(),
             history: vec![[0; CELLS]; 2],
         }
     }
@@ -321,6 +334,7 @@ impl Worker {
             pv_len: vec![0; MAX_PLY + 2],
             buffers: (0..MAX_PLY + 2).map(|_| Vec::with_capacity(64)).collect(),
             root: Vec::new(),
+            hints: std::mem::take(&mut self.root_hints),
         };
         run.iterate(self.index, caps.max_depth, started, output)
     }
@@ -346,6 +360,7 @@ struct Run<'a, 's> {
     pv_len: Vec<usize>,
     buffers: Vec<Vec<Move>>,
     root: Vec<RootMove>,
+    hints: RootHints,
 }
 
 /// A win for the side to move with its winning stone `plies` moves from the root.
@@ -537,6 +552,7 @@ impl Run<'_, '_> {
             None
         };
         self.order(&mut moves, tt_move, 0);
+        self.apply_hints(&mut moves);
         self.root = moves
             .iter()
             .map(|m| RootMove {
@@ -548,6 +564,19 @@ impl Run<'_, '_> {
         if worker > 0 && !self.root.is_empty() {
             let n = worker % self.root.len();
             self.root.rotate_left(n);
+        }
+    }
+
+    /// Drops the skipped root moves (unless none would remain) and moves the hinted ones to the
+    /// front in hint order; everything else keeps its order.
+    fn apply_hints(&self, moves: &mut Vec<Move>) {
+        let h = &self.hints;
+        if !h.skip.is_empty() && moves.iter().any(|m| !h.skip.contains(&m.pos)) {
+            moves.retain(|m| !h.skip.contains(&m.pos));
+        }
+        if !h.first.is_empty() {
+            let rank = |p: Pos| h.first.iter().position(|&q| q == p).unwrap_or(usize::MAX);
+            moves.sort_by_key(|m| rank(m.pos));
         }
     }
 

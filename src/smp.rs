@@ -28,7 +28,9 @@ use crate::board::Board;
 use crate::eval::Position;
 use crate::movegen;
 use crate::rules::Rule;
-use crate::search::{format_score, Caps, Params, Progress, SearchResult, Shared, Worker, WIN_MIN};
+use crate::search::{
+    format_score, Caps, Params, Progress, RootHints, SearchResult, Shared, Worker, WIN_MIN,
+};
 use crate::timeman::Plan;
 use crate::tt::TranspositionTable;
 use parking_lot::Mutex;
@@ -336,6 +338,13 @@ impl LazySmp {
     /// The number of workers.
     pub fn threads(&self) -> usize {
         self.workers.len()
+    }
+
+    /// Root advice (opening book, prior) for every worker's next search.
+    pub fn set_root_hints(&mut self, hints: &RootHints) {
+        for w in &mut self.workers {
+            w.get_mut().root_hints = hints.clone();
+        }
     }
 
     /// Forgets what the workers learnt (a new game).

@@ -15,16 +15,19 @@
 //! search is reproducible only once the table is in place (see [`AlphaBeta::with_table`]).
 
 use super::{Algorithm, Request, Settings};
-use crate::board::Pos;
+use crate::board::{Board, Pos};
+use crate::book::play::Opening;
+use crate::book::swap2::{self, Swap2Reply};
 use crate::search::{Caps, Params};
 use crate::smp::{Aggregation, Job, LazySmp};
-use crate::timeman;
+use crate::timeman::{self, Plan};
 use crate::tt::{self, SharedTable};
 
 /// The alpha-beta algorithm.
 pub struct AlphaBeta {
     table: SharedTable,
     smp: LazySmp,
+    opening: Opening,
 }
 
 impl Default for AlphaBeta {
@@ -47,6 +50,7 @@ impl AlphaBeta {
         AlphaBeta {
             table: SharedTable::new(bytes),
             smp,
+            opening: Opening::from_env(),
         }
     }
 
@@ -74,8 +78,17 @@ impl Algorithm for AlphaBeta {
     }
 
     fn think(&mut self, req: &Request<'_>) -> Pos {
+        // Opening knowledge first: a quiet book hit is played at once, otherwise it only
+        // orders (or, for the prior, trims) the root.
+        let folder = req.settings.folder.as_deref();
+        let advice = self.opening.advise(req.board, req.rule, folder, req.output);
+        if let Some(p) = advice.play {
+            (req.output)(&format!("book {p}"));
+            return p;
+        }
         // Normally already done at the new game; a thread count changed since costs the pool.
         self.smp.set_threads(req.settings.threads);
+        self.smp.set_root_hints(&advice.hints);
         let tt = self.table.table();
         tt.new_search();
         let show = req.settings.show_detail;
@@ -96,6 +109,26 @@ impl Algorithm for AlphaBeta {
             output: &output,
         };
         self.smp.search(&tt, &job).best.best
+    }
+
+    fn swap2(&mut self, req: &Request<'_>) -> Option<Swap2Reply> {
+        self.smp.set_threads(req.settings.threads);
+        let tt = self.table.table();
+        let (smp, rule, stop) = (&mut self.smp, req.rule, req.stop);
+        let silent = |_: &str| {};
+        let mut search = |b: &Board, plan: Plan, caps: Caps| {
+            tt.new_search();
+            let job = Job {
+                board: b,
+                rule,
+                caps,
+                plan,
+                stop,
+                output: &silent,
+            };
+            smp.search(&tt, &job).best
+        };
+        swap2::decide(req.board, req.rule, &req.limits, &mut search)
     }
 
     fn new_game(&mut self, _size: usize, settings: &Settings) {

@@ -71,6 +71,14 @@ pub trait Algorithm: Send {
     /// A new game on a board of side `size` begins: drop per-game state. Expensive structures
     /// (tables) should be kept and reused when the size and settings allow.
     fn new_game(&mut self, size: usize, settings: &Settings);
+
+    /// The Swap2 decision for `req.board` (0, 3 or 5 stones placed black first; see
+    /// [`crate::book::swap2`]). `None` (the default) leaves the answer to the session's simple
+    /// fallback.
+    fn swap2(&mut self, req: &Request<'_>) -> Option<crate::book::swap2::Swap2Reply> {
+        let _ = req;
+        None
+    }
 }
 
 /// The algorithm names the registry knows, default first.

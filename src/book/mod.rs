@@ -19,8 +19,11 @@
 //!   all eight transforms of a position hit and answer the transformed move.
 //! - A lookup never returns an occupied point or a renju forbidden point for black.
 
+pub mod build;
 pub mod classic;
 pub mod cli;
+pub mod play;
+pub mod swap2;
 pub mod symmetry;
 pub mod validate;
 
@@ -267,9 +270,13 @@ impl Book {
 
 /// Reads and compiles one book file.
 pub fn load_file(path: &Path) -> Result<Book, String> {
+    Ok(Book::compile(&read_file(path)?))
+}
+
+/// Reads and parses one book file.
+fn read_file(path: &Path) -> Result<BookFile, String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let file = BookFile::parse(&text).map_err(|e| format!("{}: {e}", path.display()))?;
-    Ok(Book::compile(&file))
+    BookFile::parse(&text).map_err(|e| format!("{}: {e}", path.display()))
 }
 
 /// Where books are looked for, in order: `INFO folder`'s own subfolder (`<folder>/pbrain-bango`),
@@ -336,9 +343,10 @@ pub fn load_for(locations: &[PathBuf], rule: Rule, size: usize) -> Loaded {
             continue;
         }
         for f in files {
-            match load_file(&f) {
-                Ok(b) if b.applies_to(rule, size) => {
-                    loaded.book.merge(b);
+            // Only books for this game are compiled.
+            match read_file(&f) {
+                Ok(b) if b.size == size && b.rule_set().contains(&rule) => {
+                    loaded.book.merge(Book::compile(&b));
                     loaded.files.push(f);
                 }
                 Ok(_) => {}

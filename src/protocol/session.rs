@@ -23,6 +23,7 @@
 use super::command::{BoardKind, Command, Coord, Info, Owner};
 use crate::algo::{Algorithm, Request, Settings};
 use crate::board::{Board, Color, Pos, MAX_SIZE, MIN_SIZE};
+use crate::book::swap2::Swap2Reply;
 use crate::limits::{Limits, TimeControl};
 use crate::rules::{self, Rule};
 use std::sync::atomic::AtomicBool;
@@ -246,10 +247,18 @@ impl Session {
             let p = empty_point(&board, c).map_err(|e| format!("SWAP2BOARD: {e}"))?;
             board.play(p).expect("checked empty");
         }
+        if !matches!(stones.len(), 0 | 3 | 5) {
+            return Err(format!(
+                "SWAP2BOARD with {} stones (expected 0, 3 or 5)",
+                stones.len()
+            ));
+        }
+        if self.algo_swap2(&board, started, stop, out) {
+            return Ok(());
+        }
         match stones.len() {
             0 => {
-                // A fixed, plainly legal proposal around the centre; choosing a balanced one is
-                // the Swap2 module's job.
+                // The algorithm has no Swap2 logic: a fixed, plainly legal proposal.
                 let c = size / 2;
                 let three = [Pos::new(c, c), Pos::new(c + 1, c), Pos::new(c - 1, c + 1)];
                 for p in three {
@@ -268,8 +277,72 @@ impl Session {
                 out(&p.to_string());
                 Ok(())
             }
-            n => Err(format!("SWAP2BOARD with {n} stones (expected 0, 3 or 5)")),
+            _ => unreachable!("checked above"),
         }
+    }
+
+    /// Asks the algorithm for its Swap2 answer to `board` and, when it gives a legal one, prints
+    /// and applies it (true). False leaves the answer to the fallback.
+    fn algo_swap2(
+        &mut self,
+        board: &Board,
+        started: Instant,
+        stop: &AtomicBool,
+        out: Sink<'_>,
+    ) -> bool {
+        let show = self.settings.show_detail;
+        let emit = |s: &str| {
+            if show {
+                out(&format!("MESSAGE {s}"));
+            }
+        };
+        let req = Request {
+            board,
+            rule: self.rule,
+            limits: Limits {
+                started,
+                time: self.time,
+                max_depth: self.max_depth,
+                max_nodes: self.max_nodes,
+            },
+            settings: &self.settings,
+            stop,
+            output: &emit,
+        };
+        let algo = &mut self.algo;
+        let reply = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| algo.swap2(&req)));
+        let Ok(Some(reply)) = reply else { return false };
+        let n = board.stone_count();
+        let mut b = board.clone();
+        let (text, me) = match reply {
+            Swap2Reply::Swap if n > 0 => ("SWAP".to_string(), Some(Color::Black)),
+            Swap2Reply::Moves(moves)
+                if matches!((n, moves.len()), (0, 3) | (3, 1 | 2) | (5, 1)) =>
+            {
+                for &p in &moves {
+                    let mover = b.side_to_move();
+                    if !is_legal(&mut b, p, mover, self.rule) {
+                        out(&format!("DEBUG illegal Swap2 stone {p}; answering simply"));
+                        return false;
+                    }
+                    b.play(p).expect("checked legal");
+                }
+                let text: Vec<String> = moves.iter().map(|p| p.to_string()).collect();
+                // One stone after three or five: we took white. Otherwise the opponent chooses.
+                let me = (moves.len() == 1).then_some(Color::White);
+                (text.join(" "), me)
+            }
+            other => {
+                out(&format!(
+                    "DEBUG Swap2 answer {other:?} does not fit {n} stones; answering simply"
+                ));
+                return false;
+            }
+        };
+        self.board = Some(b);
+        self.me = me;
+        out(&text);
+        true
     }
 
     fn info(&mut self, info: Info) -> Result<(), String> {

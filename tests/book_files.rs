@@ -1,0 +1,87 @@
+//! The shipped books in `openbook/`: each validates clean, each game type loads the right ones,
+//! and they answer the opening positions they were grown from.
+
+use bango::board::{Board, Pos};
+use bango::book::{load_for, search_locations};
+use bango::rules::Rule;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Instant;
+
+fn openbook() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("openbook")
+}
+
+fn names(files: &[PathBuf]) -> Vec<String> {
+    files
+        .iter()
+        .map(|f| f.file_name().unwrap().to_string_lossy().into_owned())
+        .collect()
+}
+
+#[test]
+fn every_shipped_book_validates_clean() {
+    let mut books: Vec<PathBuf> = std::fs::read_dir(openbook())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .collect();
+    books.sort();
+    assert_eq!(
+        names(&books),
+        [
+            "balanced-freestyle-15.json",
+            "classic-freestyle-15.json",
+            "classic-renju-15.json",
+            "classic-standard-15.json"
+        ]
+    );
+    for b in &books {
+        let out = Command::new(env!("CARGO_BIN_EXE_pbrain-bango"))
+            .args(["book", "validate"])
+            .arg(b)
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(out.status.success(), "{}: {text}", b.display());
+        assert!(text.trim_end().ends_with(", 0 problems"), "{text}");
+    }
+}
+
+#[test]
+fn each_rule_loads_its_books_and_they_answer_the_opening() {
+    let exe = openbook().join("x").join("pbrain-bango");
+    let locs = search_locations(None, Some(&exe));
+    for (rule, want) in [
+        (Rule::Renju, vec!["classic-renju-15.json"]),
+        (Rule::Standard, vec!["classic-standard-15.json"]),
+        (
+            Rule::Freestyle,
+            vec!["balanced-freestyle-15.json", "classic-freestyle-15.json"],
+        ),
+    ] {
+        let t0 = Instant::now();
+        let l = load_for(&locs, rule, 15);
+        // Printed for the record (`-- --nocapture`); the clock is not asserted on.
+        println!("{rule}: {} positions in {:?}", l.book.len(), t0.elapsed());
+        assert_eq!(names(&l.files), want, "{rule}");
+        assert!(l.problems.is_empty(), "{:?}", l.problems);
+        // Black opens in the centre; white answers next to it; black's second stone stays near
+        // (the classical openings' 5x5 box, or the balanced openings' wider shapes).
+        let mut b = Board::new(15);
+        let m = l.book.moves(&mut b, rule);
+        assert_eq!(m[0].pos, Pos::new(7, 7), "{rule}");
+        b.play(Pos::new(7, 7)).unwrap();
+        let m = l.book.moves(&mut b, rule);
+        assert_eq!(m[0].pos.chebyshev(Pos::new(7, 7)), 1, "{rule}");
+        b.play(m[0].pos).unwrap();
+        let m = l.book.moves(&mut b, rule);
+        let reach = if rule == Rule::Freestyle { 4 } else { 2 };
+        assert!(m[0].pos.chebyshev(Pos::new(7, 7)) <= reach, "{rule} {m:?}");
+    }
+    // No book for caro or 20x20: one problem line, an empty book.
+    for (rule, size) in [(Rule::Caro, 15), (Rule::Freestyle, 20)] {
+        let l = load_for(&locs, rule, size);
+        assert!(l.book.is_empty() && l.problems.len() == 1, "{rule} {size}");
+    }
+}
