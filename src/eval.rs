@@ -9,8 +9,14 @@
 //!   [`CellInfo`] (value, threat rung, renju-suspect flag). Occupied cells hold the default info.
 //! - `total[colour]`: the sum of the values of all empty cells; `rungs[colour][threat]`: how many
 //!   empty cells reach each rung (so "does black have a five to make?" is one load).
-//! - `near[cell]` and `candidates`: stones within Chebyshev distance 2 and the empty cells with
-//!   at least one (the move-generation area).
+//! - `candidates`: the empty cells with a stone within Chebyshev distance 2 (the
+//!   move-generation area). A move only adds cells (its 5x5 square, minus itself and stones).
+//!
+//! `make` recomputes what the new stone changes and logs the old values (a frame per move with
+//! the totals, rungs, candidate area and the moved cell's info; an entry per cell whose
+//! patterns changed — a cell other than the move lies on one line through it, so it changes
+//! at most once). `unmake` clears the keys and restores the log, with no pattern lookups.
+//! Taking back a stone placed before the position was built (no frame) recomputes instead.
 //!
 //! The invariant, tested against [`Position::new`] after random make/unmake sequences under
 //! every rule: the incremental state equals the state rebuilt from the board.
@@ -23,10 +29,11 @@
 
 use crate::board::{BitBoard, Board, Color, Pos, CELLS};
 use crate::pattern::{
-    combine, lookup, own_view, slot_shift, FiveKind, LineKey, Pattern, Threat, ALL_WALL, HALF,
-    THREATS,
+    combine, slot_shift, LineKey, PairTable, Pattern, PatternPair, Threat, ALL_WALL, HALF, THREATS,
+    WALL,
 };
 use crate::rules::{self, Rule};
+use std::sync::OnceLock;
 
 /// Value of one directional pattern for the colour that would make it (index: [`Pattern`]).
 pub const PATTERN_VALUE: [i32; 11] = [0, 0, 2, 5, 10, 30, 35, 110, 140, 800, 3000];
@@ -62,7 +69,54 @@ fn cell_info(pats: &[Pattern; 4], renju_black: bool) -> CellInfo {
     }
 }
 
+/// Number of four-pattern combinations: a cell's four patterns as a base-11 number (direction
+/// `d` is digit `d`), so that one pattern change is one addition to the code.
+const CODES: usize = 11 * 11 * 11 * 11;
+/// The weight of direction `d` in a combination code.
+const DIGIT: [i32; 4] = [1, 11, 121, 1331];
+
+/// The [`CellInfo`] of every combination code, for ordinary colours (`[0]`) and renju black
+/// (`[1]`, where suspects are marked), computed once: an update looks the info up instead of
+/// combining four patterns.
+fn combination_table(renju_black: bool) -> &'static [CellInfo] {
+    static TABLES: [OnceLock<Box<[CellInfo]>>; 2] = [OnceLock::new(), OnceLock::new()];
+    TABLES[renju_black as usize].get_or_init(|| {
+        (0..CODES)
+            .map(|code| {
+                let mut pats = [Pattern::Dead; 4];
+                for (d, p) in pats.iter_mut().enumerate() {
+                    *p = Pattern::ALL[code / DIGIT[d] as usize % 11];
+                }
+                cell_info(&pats, renju_black)
+            })
+            .collect()
+    })
+}
+
+/// What `make` saves for `unmake`, once per move.
+#[derive(Clone)]
+struct Frame {
+    log_len: usize,
+    total: [i32; 2],
+    rungs: [[u16; THREATS]; 2],
+    candidates: BitBoard,
+    /// The moved cell's info before the move.
+    info: [CellInfo; 2],
+}
+
+/// A cell whose patterns a move changed, with its values before the move.
+#[derive(Clone, Copy)]
+struct Changed {
+    qi: u16,
+    d: u8,
+    pair: PatternPair,
+    codes: [u16; 2],
+    info: [CellInfo; 2],
+}
+
 const DIRS: [(i32, i32); 4] = [(1, 0), (0, 1), (1, 1), (-1, 1)];
+/// Cell-index step of each direction (the 32-column stride of [`Pos`]).
+const STEP: [isize; 4] = [1, 32, 33, 31];
 const FORBID_CACHE: usize = 1 << 12;
 
 /// A board with its incrementally maintained patterns, evaluation and candidate area.
@@ -70,14 +124,21 @@ const FORBID_CACHE: usize = 1 << 12;
 pub struct Position {
     board: Board,
     rule: Rule,
-    kinds: [FiveKind; 2],
+    table: PairTable,
+    combos: [&'static [CellInfo]; 2],
     keys: Box<[[LineKey; 4]]>,
-    pats: Box<[[[Pattern; 4]; 2]]>,
+    /// Per empty cell and direction, both colours' patterns.
+    pairs: Box<[[PatternPair; 4]]>,
+    /// Per empty cell and colour, its four patterns as a combination code (see [`CODES`]).
+    codes: Box<[[u16; 2]]>,
     info: Box<[[CellInfo; 2]]>,
     total: [i32; 2],
     rungs: [[u16; THREATS]; 2],
-    near: Box<[u8]>,
     candidates: BitBoard,
+    /// One frame per `make` since construction.
+    frames: Vec<Frame>,
+    /// The cells changed by those moves, oldest first.
+    log: Vec<Changed>,
     forbid_cache: Box<[u64]>,
 }
 
@@ -95,17 +156,20 @@ impl Position {
         let mut p = Position {
             board: board.clone(),
             rule,
-            kinds: [
-                FiveKind::of(rule, Color::Black),
-                FiveKind::of(rule, Color::White),
+            table: PairTable::new(rule),
+            combos: [
+                combination_table(rule == Rule::Renju),
+                combination_table(false),
             ],
             keys: vec![[ALL_WALL; 4]; CELLS].into_boxed_slice(),
-            pats: vec![[[Pattern::Dead; 4]; 2]; CELLS].into_boxed_slice(),
+            pairs: vec![[PatternPair::default(); 4]; CELLS].into_boxed_slice(),
+            codes: vec![[0u16; 2]; CELLS].into_boxed_slice(),
             info: vec![[CellInfo::default(); 2]; CELLS].into_boxed_slice(),
             total: [0; 2],
             rungs: [[0; THREATS]; 2],
-            near: vec![0u8; CELLS].into_boxed_slice(),
             candidates: BitBoard::EMPTY,
+            frames: Vec::with_capacity(256),
+            log: Vec::with_capacity(256 * 24),
             forbid_cache: vec![0u64; FORBID_CACHE * 2].into_boxed_slice(),
         };
         let size = board.size();
@@ -127,17 +191,43 @@ impl Position {
                     p.keys[q.index()][d] = key;
                 }
                 if p.board.at(q).is_none() {
-                    for d in 0..4 {
-                        p.refresh_pattern(q, d);
-                    }
-                    p.refresh_info(q);
+                    p.refresh_cell(q);
                 }
             }
         }
-        for (s, _) in board.history() {
-            p.add_near(*s, true);
-        }
+        p.candidates = p.area_from_scratch();
         p
+    }
+
+    /// The candidate area computed from the stones on the board.
+    fn area_from_scratch(&self) -> BitBoard {
+        let mut area = BitBoard::EMPTY;
+        for c in [Color::Black, Color::White] {
+            for s in self.board.stones(c).iter() {
+                Position::add_square(&mut area, s, self.board.size());
+            }
+        }
+        let (b, w) = (
+            self.board.stones(Color::Black),
+            self.board.stones(Color::White),
+        );
+        for (a, (b, w)) in area.0.iter_mut().zip(b.0.iter().zip(w.0.iter())) {
+            *a &= !(b | w);
+        }
+        area
+    }
+
+    /// Adds the on-board cells within Chebyshev distance 2 of `p` to `area` (one row mask per
+    /// row: a row is 32 bits, two rows to a word).
+    #[inline]
+    fn add_square(area: &mut BitBoard, p: Pos, size: usize) {
+        let (x, y) = (p.x(), p.y());
+        let lo = x.saturating_sub(2);
+        let hi = (x + 2).min(size - 1);
+        let row = ((1u64 << (hi - lo + 1)) - 1) << lo;
+        for r in y.saturating_sub(2)..=(y + 2).min(size - 1) {
+            area.0[r / 2] |= row << ((r % 2) * 32);
+        }
     }
 
     /// The board.
@@ -173,7 +263,7 @@ impl Position {
     /// The four directional patterns of the empty cell `p` for colour `c`.
     #[inline]
     pub fn patterns(&self, p: Pos, c: Color) -> [Pattern; 4] {
-        self.pats[p.index()][c.index()]
+        self.pairs[p.index()].map(|pair| pair.get(c.index()))
     }
 
     /// How many empty cells reach exactly rung `t` for colour `c`.
@@ -203,21 +293,65 @@ impl Position {
     /// Plays `p` for the side to move. `p` must be an empty point on the board.
     pub fn make(&mut self, p: Pos) {
         let c = self.side_to_move();
+        let pi = p.index();
+        self.frames.push(Frame {
+            log_len: self.log.len(),
+            total: self.total,
+            rungs: self.rungs,
+            candidates: self.candidates,
+            info: self.info[pi],
+        });
         self.board.play(p).expect("make on an empty point");
         self.clear_info(p);
-        self.add_near(p, true);
-        self.update_lines(p, code(Some(c)));
+        Position::add_square(&mut self.candidates, p, self.board.size());
+        let (b, w) = (
+            self.board.stones(Color::Black),
+            self.board.stones(Color::White),
+        );
+        let y = p.y();
+        for r in [y.saturating_sub(2) / 2, y / 2, (y + 2).min(31) / 2] {
+            self.candidates.0[r] &= !(b.0[r] | w.0[r]);
+        }
+        self.update_lines::<true>(p, code(Some(c)));
     }
 
     /// Takes back the last move.
     pub fn unmake(&mut self) {
         let p = self.board.undo().expect("unmake with a move to take back");
-        self.add_near(p, false);
-        self.update_lines(p, 0);
-        for d in 0..4 {
-            self.refresh_pattern(p, d);
+        let Some(frame) = self.frames.pop() else {
+            // A stone placed before this position was built.
+            self.candidates = self.area_from_scratch();
+            self.update_lines::<false>(p, 0);
+            self.refresh_cell(p);
+            return;
+        };
+        self.clear_keys(p);
+        for e in self.log.drain(frame.log_len..).rev() {
+            let qi = e.qi as usize;
+            self.pairs[qi][e.d as usize] = e.pair;
+            self.codes[qi] = e.codes;
+            self.info[qi] = e.info;
         }
-        self.refresh_info(p);
+        self.info[p.index()] = frame.info;
+        self.total = frame.total;
+        self.rungs = frame.rungs;
+        self.candidates = frame.candidates;
+    }
+
+    /// Empties slot `p` in the keys of the cells within five steps on its four lines.
+    fn clear_keys(&mut self, p: Pos) {
+        let pk = self.keys[p.index()];
+        for (d, &key_p) in pk.iter().enumerate() {
+            for sign in [-1i32, 1] {
+                for step in 1..=HALF {
+                    if (key_p >> slot_shift(sign * step)) & 3 == WALL {
+                        break;
+                    }
+                    let qi = (p.index() as isize + (sign * step) as isize * STEP[d]) as usize;
+                    self.keys[qi][d] &= !(3 << slot_shift(-sign * step));
+                }
+            }
+        }
     }
 
     /// Whether black may not play the empty point `p` (renju only; cached per position and
@@ -244,72 +378,86 @@ impl Position {
         !(c == Color::Black && self.info(p, c).suspect && self.is_forbidden(p))
     }
 
-    fn add_near(&mut self, p: Pos, placed: bool) {
-        let size = self.board.size() as i64;
-        let (px, py) = (p.x() as i64, p.y() as i64);
-        for y in (py - 2).max(0)..=(py + 2).min(size - 1) {
-            for x in (px - 2).max(0)..=(px + 2).min(size - 1) {
-                let q = Pos::new(x as usize, y as usize);
-                let n = &mut self.near[q.index()];
-                if placed {
-                    *n += 1;
-                } else {
-                    *n -= 1;
-                }
-                if *n > 0 && self.board.at(q).is_none() {
-                    self.candidates.insert(q);
-                } else {
-                    self.candidates.remove(q);
-                }
-            }
-        }
-    }
-
     /// Sets slot `p` to `v` in the keys of the cells within five steps on its four lines and
-    /// refreshes the empty ones.
-    fn update_lines(&mut self, p: Pos, v: u32) {
-        let size = self.board.size() as i32;
-        let (px, py) = (p.x() as i32, p.y() as i32);
-        for (d, &(dx, dy)) in DIRS.iter().enumerate() {
+    /// refreshes the patterns of the empty ones that can change.
+    ///
+    /// What lies on each line around `p` is read from `p`'s own keys (they do not include `p`
+    /// and so are current): a wall slot ends the line, an occupied slot needs only its key
+    /// updated. When no colour's pattern reads the fifth cell (freestyle), the lookups there
+    /// are skipped.
+    fn update_lines<const LOG: bool>(&mut self, p: Pos, v: u32) {
+        let reach = if self.table.reads_fifth_cell() {
+            HALF
+        } else {
+            HALF - 1
+        };
+        let pk = self.keys[p.index()];
+        for (d, &key_p) in pk.iter().enumerate() {
             for sign in [-1i32, 1] {
                 for step in 1..=HALF {
-                    let (x, y) = (px + sign * dx * step, py + sign * dy * step);
-                    if x < 0 || y < 0 || x >= size || y >= size {
+                    let there = (key_p >> slot_shift(sign * step)) & 3;
+                    if there == WALL {
                         break;
                     }
-                    let q = Pos::new(x as usize, y as usize);
+                    let qi = (p.index() as isize + (sign * step) as isize * STEP[d]) as usize;
                     // p lies at offset -sign*step from q.
                     let shift = slot_shift(-sign * step);
-                    let k = &mut self.keys[q.index()][d];
+                    let k = &mut self.keys[qi][d];
                     *k = (*k & !(3 << shift)) | (v << shift);
-                    // Most cells further out keep their pattern; only a change moves the info.
-                    if self.board.at(q).is_none() && self.refresh_pattern(q, d) {
-                        self.refresh_info(q);
+                    if there == 0 && step <= reach {
+                        let key = *k;
+                        self.refresh_dir::<LOG>(qi, d, key);
                     }
                 }
             }
         }
     }
 
-    /// Recomputes the two patterns of `q` in direction `d`; whether either changed.
+    /// Recomputes both colours' patterns of the empty cell `qi` in direction `d` from its
+    /// `key` and, for a colour whose pattern changed, the cell's code and info.
     #[inline]
-    fn refresh_pattern(&mut self, q: Pos, d: usize) -> bool {
-        let key = self.keys[q.index()][d];
-        let mut changed = false;
-        for c in [Color::Black, Color::White] {
-            let new = lookup(self.kinds[c.index()], own_view(key, c));
-            let slot = &mut self.pats[q.index()][c.index()][d];
-            changed |= *slot != new;
-            *slot = new;
+    fn refresh_dir<const LOG: bool>(&mut self, qi: usize, d: usize, key: LineKey) {
+        let new = self.table.get(key);
+        let old = self.pairs[qi][d];
+        if old == new {
+            return;
         }
-        changed
+        if LOG {
+            self.log.push(Changed {
+                qi: qi as u16,
+                d: d as u8,
+                pair: old,
+                codes: self.codes[qi],
+                info: self.info[qi],
+            });
+        }
+        self.pairs[qi][d] = new;
+        let (old, new) = (old.digits(), new.digits());
+        for c in 0..2 {
+            if old[c] != new[c] {
+                let code = &mut self.codes[qi][c];
+                *code = (*code as i32 + (new[c] - old[c]) * DIGIT[d]) as u16;
+                let info = self.combos[c][*code as usize];
+                self.set_info_at(qi, c, info);
+            }
+        }
     }
 
-    fn refresh_info(&mut self, q: Pos) {
-        for c in [Color::Black, Color::White] {
-            let renju_black = self.rule == Rule::Renju && c == Color::Black;
-            let new = cell_info(&self.pats[q.index()][c.index()], renju_black);
-            self.set_info(q, c, new);
+    /// Recomputes every pattern, code and info of the empty cell `q` from its keys.
+    fn refresh_cell(&mut self, q: Pos) {
+        let qi = q.index();
+        let mut codes = [0i32; 2];
+        for (d, &digit) in DIGIT.iter().enumerate() {
+            let pair = self.table.get(self.keys[qi][d]);
+            self.pairs[qi][d] = pair;
+            for (c, code) in codes.iter_mut().enumerate() {
+                *code += pair.get(c) as i32 * digit;
+            }
+        }
+        for (c, &code) in codes.iter().enumerate() {
+            self.codes[qi][c] = code as u16;
+            let info = self.combos[c][code as usize];
+            self.set_info_at(qi, c, info);
         }
     }
 
@@ -321,8 +469,12 @@ impl Position {
 
     #[inline]
     fn set_info(&mut self, q: Pos, c: Color, new: CellInfo) {
-        let ci = c.index();
-        let old = std::mem::replace(&mut self.info[q.index()][ci], new);
+        self.set_info_at(q.index(), c.index(), new);
+    }
+
+    #[inline]
+    fn set_info_at(&mut self, qi: usize, ci: usize, new: CellInfo) {
+        let old = std::mem::replace(&mut self.info[qi][ci], new);
         self.total[ci] += new.value - old.value;
         self.rungs[ci][old.threat as usize] -= (old.threat != Threat::None) as u16;
         self.rungs[ci][new.threat as usize] += (new.threat != Threat::None) as u16;
@@ -361,14 +513,14 @@ mod tests {
         assert_eq!(a.total, b.total, "totals {ctx}");
         assert_eq!(a.rungs, b.rungs, "rungs {ctx}");
         assert_eq!(a.candidates, b.candidates, "candidates {ctx}");
-        assert_eq!(a.near, b.near, "near {ctx}");
         let size = a.board.size();
         for y in 0..size {
             for x in 0..size {
                 let q = Pos::new(x, y);
                 assert_eq!(a.keys[q.index()], b.keys[q.index()], "keys at {q} {ctx}");
                 if a.board.at(q).is_none() {
-                    assert_eq!(a.pats[q.index()], b.pats[q.index()], "pats at {q} {ctx}");
+                    assert_eq!(a.pairs[q.index()], b.pairs[q.index()], "pairs at {q} {ctx}");
+                    assert_eq!(a.codes[q.index()], b.codes[q.index()], "codes at {q} {ctx}");
                 }
                 assert_eq!(a.info[q.index()], b.info[q.index()], "info at {q} {ctx}");
             }
@@ -401,6 +553,24 @@ mod tests {
                     assert_same(&pos, &fresh, &format!("{rule} {size} step {step}"));
                     assert_eq!(pos.evaluate(), pos.evaluate_full());
                 }
+            }
+        }
+    }
+
+    /// Taking back stones placed before the position was built (no saved area) rebuilds it.
+    #[test]
+    fn unmake_past_construction() {
+        let mut b = Board::new(15);
+        for (x, y) in [(7, 7), (8, 8), (6, 8), (0, 0), (14, 14), (7, 9)] {
+            b.play(Pos::new(x, y)).unwrap();
+        }
+        for rule in Rule::ALL {
+            let mut pos = Position::new(&b, rule);
+            pos.make(Pos::new(9, 9));
+            for _ in 0..4 {
+                pos.unmake();
+                let fresh = Position::new(&pos.board, rule);
+                assert_same(&pos, &fresh, &format!("{rule} after unmake"));
             }
         }
     }

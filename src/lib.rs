@@ -8,6 +8,7 @@
 //! - [`pattern`], [`eval`], [`movegen`]: line patterns, the incremental evaluation and the
 //!   threat-ladder move ordering.
 //! - [`search`], [`timeman`]: the alpha-beta worker and its time budget.
+//! - [`rng`]: the one small seeded generator (reproducible schedules and random play).
 //! - [`algo`]: the move-choosing trait and its registry (`BANGO_ALGO`).
 //! - [`book`]: opening books, their tools, the classical openings.
 //! - [`vcf`]: threat-space proof search.
@@ -29,6 +30,7 @@ pub mod movegen;
 pub mod notation;
 pub mod pattern;
 pub mod protocol;
+pub mod rng;
 pub mod rules;
 pub mod search;
 pub mod smp;

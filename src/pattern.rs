@@ -260,12 +260,165 @@ fn table(kind: FiveKind) -> &'static [AtomicU8] {
 /// The pattern for `key` (own view, see [`own_view`]) under `kind`.
 #[inline]
 pub fn lookup(kind: FiveKind, key: LineKey) -> Pattern {
-    let t = table(kind);
-    let memo = t[index(kind, key)].load(Ordering::Relaxed);
-    if memo != 0 {
-        Pattern::from_u8(memo - 1)
-    } else {
-        compute(t, kind, key)
+    PatternTable::new(kind).get(key)
+}
+
+/// The pattern table of one [`FiveKind`], resolved once: hot loops hold this handle and skip the
+/// lazy-initialisation check and the per-kind dispatch of [`lookup`] on every call.
+#[derive(Clone, Copy)]
+pub struct PatternTable {
+    table: &'static [AtomicU8],
+    kind: FiveKind,
+    /// The table index is `(key >> shift) & mask` (see `index`).
+    shift: u32,
+    mask: u32,
+}
+
+impl PatternTable {
+    /// The table of `kind` (allocated on first use).
+    pub fn new(kind: FiveKind) -> PatternTable {
+        let (shift, mask): (u32, u32) = match kind {
+            FiveKind::AtLeast => (2, 0xFFFF),
+            _ => (0, 0xF_FFFF),
+        };
+        debug_assert_eq!(index(kind, 0xA_5A5A), ((0xA_5A5A >> shift) & mask) as usize);
+        PatternTable {
+            table: table(kind),
+            kind,
+            shift,
+            mask,
+        }
+    }
+
+    /// The five kind this table answers for.
+    #[inline]
+    pub fn kind(self) -> FiveKind {
+        self.kind
+    }
+
+    /// Whether the fifth cell on either side can change a pattern (it never can for "five or
+    /// more": the table ignores those slots).
+    #[inline]
+    pub fn reads_fifth_cell(self) -> bool {
+        self.kind != FiveKind::AtLeast
+    }
+
+    /// The pattern for `key` (own view), as [`lookup`].
+    #[inline]
+    pub fn get(self, key: LineKey) -> Pattern {
+        let memo = self.table[((key >> self.shift) & self.mask) as usize].load(Ordering::Relaxed);
+        if memo != 0 {
+            Pattern::from_u8(memo - 1)
+        } else {
+            compute(self.table, self.kind, key)
+        }
+    }
+}
+
+/// Black's and white's pattern at one cell and direction, packed in a byte: black's plus one in
+/// the low nibble, white's in the high nibble, so a pair is never 0 (a table's "not yet
+/// computed" mark) and "did either colour's pattern change" is one compare.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct PatternPair(u8);
+
+impl PatternPair {
+    /// The pair of `black` and `white`.
+    #[inline]
+    pub fn new(black: Pattern, white: Pattern) -> PatternPair {
+        PatternPair((black as u8 + 1) | (white as u8) << 4)
+    }
+
+    /// Both patterns as numbers (`Pattern as i32`), black then white.
+    #[inline]
+    pub fn digits(self) -> [i32; 2] {
+        [(self.0 & 15) as i32 - 1, (self.0 >> 4) as i32]
+    }
+
+    /// Colour `c`'s pattern (index 0 black, 1 white).
+    #[inline]
+    pub fn get(self, c: usize) -> Pattern {
+        if c == 0 {
+            Pattern::from_u8((self.0 & 15) - 1)
+        } else {
+            Pattern::from_u8(self.0 >> 4)
+        }
+    }
+}
+
+impl Default for PatternPair {
+    fn default() -> PatternPair {
+        PatternPair::new(Pattern::Dead, Pattern::Dead)
+    }
+}
+
+/// Both colours' patterns under one rule, indexed by a board-view key (black 1, white 2): one
+/// lookup instead of two, and no colour swap. Filled lazily from the per-kind tables; under
+/// freestyle neither colour reads the fifth cells, so the table drops them as
+/// [`PatternTable`] does.
+#[derive(Clone, Copy)]
+pub struct PairTable {
+    table: &'static [AtomicU8],
+    kinds: [PatternTable; 2],
+    shift: u32,
+    mask: u32,
+}
+
+impl PairTable {
+    /// The table of `rule` (allocated on first use).
+    pub fn new(rule: Rule) -> PairTable {
+        static TABLES: [OnceLock<Box<[AtomicU8]>>; 4] = [
+            OnceLock::new(),
+            OnceLock::new(),
+            OnceLock::new(),
+            OnceLock::new(),
+        ];
+        let kinds = [
+            PatternTable::new(FiveKind::of(rule, Color::Black)),
+            PatternTable::new(FiveKind::of(rule, Color::White)),
+        ];
+        let short = !kinds[0].reads_fifth_cell() && !kinds[1].reads_fifth_cell();
+        let (shift, mask, bits) = if short {
+            (2, 0xFFFF, 16)
+        } else {
+            (0, 0xF_FFFF, 20)
+        };
+        let table = TABLES[rule as usize]
+            .get_or_init(|| (0..1usize << bits).map(|_| AtomicU8::new(0)).collect());
+        PairTable {
+            table,
+            kinds,
+            shift,
+            mask,
+        }
+    }
+
+    /// Whether the fifth cell on either side can change either colour's pattern.
+    #[inline]
+    pub fn reads_fifth_cell(self) -> bool {
+        self.mask != 0xFFFF
+    }
+
+    /// Both patterns for the board-view `key`.
+    #[inline(always)]
+    pub fn get(self, key: LineKey) -> PatternPair {
+        let memo = self.table[((key >> self.shift) & self.mask) as usize].load(Ordering::Relaxed);
+        if memo != 0 {
+            PatternPair(memo)
+        } else {
+            self.fill(key)
+        }
+    }
+
+    /// Computes and memoises the entry of `key` (once per key and process).
+    #[cold]
+    #[inline(never)]
+    fn fill(self, key: LineKey) -> PatternPair {
+        let pair = PatternPair::new(
+            self.kinds[0].get(key),
+            self.kinds[1].get(own_view(key, Color::White)),
+        );
+        self.table[((key >> self.shift) & self.mask) as usize].store(pair.0, Ordering::Relaxed);
+        pair
     }
 }
 
@@ -431,6 +584,42 @@ mod tests {
         assert_eq!(pattern_of("...x*o....", AtLeast), B2);
         assert_eq!(pattern_of(".....*.....", AtLeast), F1);
         assert_eq!(pattern_of("x...*x", AtLeast), Dead);
+    }
+
+    /// The paired table agrees with the per-kind lookups for every rule, colour and key that
+    /// a board can produce (walls only as a suffix on each side).
+    #[test]
+    fn pair_table_matches_lookups() {
+        let mut keys = Vec::new();
+        let mut state = 0x2545_F491_4F6C_DD1Du64;
+        while keys.len() < 20_000 {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            let mut key = 0;
+            for side in [-1, 1] {
+                let wall_from = 1 + (state >> ((side + 1) * 8)) as i32 % 8;
+                for step in 1..=HALF {
+                    let v = if step >= wall_from {
+                        WALL
+                    } else {
+                        (state >> (20 + 2 * step + 12 * (side + 1))) as u32 % 3
+                    };
+                    key |= v << slot_shift(side * step);
+                }
+            }
+            keys.push(key);
+        }
+        for rule in Rule::ALL {
+            let t = PairTable::new(rule);
+            for &k in &keys {
+                let pair = t.get(k);
+                assert_eq!(pair.get(0), lookup(FiveKind::of(rule, Color::Black), k));
+                let white = own_view(k, Color::White);
+                assert_eq!(pair.get(1), lookup(FiveKind::of(rule, Color::White), white));
+                assert_eq!(t.get(k), pair, "memoised");
+            }
+        }
     }
 
     #[test]

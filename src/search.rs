@@ -51,7 +51,7 @@ pub mod tune {
     /// ...to quiet moves from this index in the ordered list.
     pub const LMR_MIN_INDEX: usize = 3;
     /// Nodes between two reads of the clock and the stop flag (a power of two).
-    pub const POLL_NODES: u64 = 1024;
+    pub const POLL_NODES: u64 = 256;
     /// Moves of ladder rank at most this (an own open three, blocking one, or quiet) may be
     /// reduced and pruned; fours, double threes and their blocks never are.
     pub const REDUCIBLE_RANK: u8 = 3;
@@ -114,7 +114,79 @@ impl Default for Params {
     }
 }
 
+/// The environment variables read by [`Params::from_env`], with the switch each sets.
+pub const PARAM_VARS: [&str; 7] = [
+    "BANGO_TT",
+    "BANGO_PVS",
+    "BANGO_ASPIRATION",
+    "BANGO_LMR",
+    "BANGO_MCP",
+    "BANGO_THREAT_PRUNE",
+    "BANGO_QSEARCH_FOURS",
+];
+
 impl Params {
+    /// The defaults with any switch overridden by the environment (for self-play judgement of
+    /// one feature at a time): `BANGO_TT`, `BANGO_PVS`, `BANGO_ASPIRATION`, `BANGO_LMR`,
+    /// `BANGO_MCP` (move-count pruning), `BANGO_THREAT_PRUNE` take `0`/`1` (also
+    /// `off`/`on`, `false`/`true`); `BANGO_QSEARCH_FOURS` a number. A value that does not parse
+    /// is reported on stderr and ignored.
+    pub fn from_env() -> Params {
+        Params::from_vars(|name| std::env::var(name).ok())
+    }
+
+    /// [`Params::from_env`] over any variable source (`var(name)` is the value, if set).
+    pub fn from_vars(var: impl Fn(&str) -> Option<String>) -> Params {
+        let mut p = Params::default();
+        for name in PARAM_VARS {
+            let Some(value) = var(name) else { continue };
+            let v = value.trim().to_ascii_lowercase();
+            let flag = match v.as_str() {
+                "1" | "on" | "true" | "yes" => Some(true),
+                "0" | "off" | "false" | "no" => Some(false),
+                _ => None,
+            };
+            let ok = match (name, flag) {
+                ("BANGO_QSEARCH_FOURS", _) => match v.parse::<i32>() {
+                    Ok(n) if n >= 0 => {
+                        p.qsearch_fours = n;
+                        true
+                    }
+                    _ => false,
+                },
+                (_, None) => false,
+                ("BANGO_TT", Some(f)) => {
+                    p.tt = f;
+                    true
+                }
+                ("BANGO_PVS", Some(f)) => {
+                    p.pvs = f;
+                    true
+                }
+                ("BANGO_ASPIRATION", Some(f)) => {
+                    p.aspiration = f;
+                    true
+                }
+                ("BANGO_LMR", Some(f)) => {
+                    p.lmr = f;
+                    true
+                }
+                ("BANGO_MCP", Some(f)) => {
+                    p.move_count_pruning = f;
+                    true
+                }
+                (_, Some(f)) => {
+                    p.threat_prune = f;
+                    true
+                }
+            };
+            if !ok {
+                eprintln!("bango: ignoring {name}={value:?} (not a valid setting)");
+            }
+        }
+        p
+    }
+
     /// Only the features that never change the root score at a fixed depth.
     pub fn exact() -> Params {
         Params {
@@ -580,8 +652,8 @@ impl Run<'_, '_> {
         let me = self.pos.side_to_move().index();
         let killers = self.killers[ply];
         for m in moves.iter_mut() {
-            m.order = if Some(m.pos) == tt_move {
-                i64::MAX
+            let key = if Some(m.pos) == tt_move {
+                1 << 50
             } else if m.rank > QUIET_RANK {
                 ((m.rank as i64) << 40) + m.value as i64
             } else if Some(m.pos) == killers[0] {
@@ -591,9 +663,12 @@ impl Run<'_, '_> {
             } else {
                 ((m.value as i64) << 12) + self.history[me][m.pos.index()].clamp(0, 4095) as i64
             };
+            // The cell breaks ties (higher index first), folded into one integer so the sort
+            // compares one word: keys are below 2^51 and cells below 2^10.
+            m.order = (key << 10) | m.pos.index() as i64;
         }
-        // Unstable is still deterministic: the same input order gives the same output.
-        moves.sort_unstable_by_key(|m| std::cmp::Reverse((m.order, m.pos)));
+        // Keys are distinct, so any sort gives the same order.
+        moves.sort_unstable_by_key(|m| std::cmp::Reverse(m.order));
     }
 
     /// The node function. Steps are numbered as in the engines this follows.
@@ -838,7 +913,43 @@ impl Run<'_, '_> {
 
 #[cfg(test)]
 mod tests {
-    use super::skips;
+    use super::*;
+
+    #[test]
+    fn params_from_variables() {
+        let vars = |pairs: &'static [(&'static str, &'static str)]| {
+            move |name: &str| {
+                pairs
+                    .iter()
+                    .find(|(k, _)| *k == name)
+                    .map(|(_, v)| v.to_string())
+            }
+        };
+        assert_eq!(Params::from_vars(vars(&[])), Params::default());
+        let p = Params::from_vars(vars(&[
+            ("BANGO_LMR", "0"),
+            ("BANGO_MCP", "off"),
+            ("BANGO_THREAT_PRUNE", "False"),
+            ("BANGO_QSEARCH_FOURS", "3"),
+            ("BANGO_TT", "1"),
+        ]));
+        assert_eq!(
+            p,
+            Params {
+                lmr: false,
+                move_count_pruning: false,
+                threat_prune: false,
+                qsearch_fours: 3,
+                ..Params::default()
+            }
+        );
+        // Garbage is ignored, the default stays.
+        let p = Params::from_vars(vars(&[
+            ("BANGO_PVS", "maybe"),
+            ("BANGO_QSEARCH_FOURS", "-1"),
+        ]));
+        assert_eq!(p, Params::default());
+    }
 
     #[test]
     fn helpers_spread_over_depths_and_the_main_worker_never_skips() {

@@ -668,7 +668,7 @@ fn json_strings_are_escaped() {
 #[test]
 fn random_openings_are_legal_under_renju() {
     use bango::arena::openings::{check_opening, random_opening};
-    use bango::arena::rng::SplitMix64;
+    use bango::rng::SplitMix64;
     let mut rng = SplitMix64::new(11);
     let mut distinct = std::collections::HashSet::new();
     for _ in 0..200 {

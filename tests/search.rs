@@ -271,13 +271,6 @@ fn equivalences_at_fixed_depth() {
                 ..base
             },
         ),
-        (
-            "full evaluation",
-            Params {
-                full_eval: true,
-                ..base
-            },
-        ),
     ];
     for (i, b) in midgame(4).iter().enumerate() {
         let depth = 4;
@@ -290,8 +283,37 @@ fn equivalences_at_fixed_depth() {
                 "{name}, position {i}"
             );
         }
+        // The from-scratch evaluation rebuilds the whole position at every leaf: one ply less.
+        let want = search(b, Rule::Freestyle, depth - 1, base);
+        let full = Params {
+            full_eval: true,
+            ..base
+        };
+        let got = search(b, Rule::Freestyle, depth - 1, full);
+        // Same tree, same values: the node count is identical too.
+        assert_eq!(got, want, "full evaluation, position {i}");
     }
 }
+
+/// Node counts of fixed-depth searches with the default switches, pinned: a change that moves
+/// them changes what the search does (as the `bench` signature does) and must be judged by
+/// games; a pure speed change must leave them alone. Update the numbers only with such a
+/// judgement, and say so in the commit.
+#[test]
+fn node_counts_are_pinned() {
+    let boards = midgame(3);
+    let got: Vec<(u64, Pos, i32)> = boards
+        .iter()
+        .map(|b| {
+            let r = search(b, Rule::Freestyle, 5, Params::default());
+            (r.nodes, r.best, r.score)
+        })
+        .collect();
+    let nodes: Vec<u64> = got.iter().map(|g| g.0).collect();
+    assert_eq!(nodes, PINNED_NODES, "{got:?}");
+}
+
+const PINNED_NODES: [u64; 3] = [62136, 3950, 22599];
 
 #[test]
 fn deterministic_after_a_new_game() {

@@ -29,7 +29,7 @@ pub struct AlphaBeta {
 
 impl Default for AlphaBeta {
     fn default() -> AlphaBeta {
-        AlphaBeta::new(Params::default())
+        AlphaBeta::new(Params::from_env())
     }
 }
 

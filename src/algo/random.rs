@@ -17,33 +17,8 @@
 
 use super::{Algorithm, Request, Settings};
 use crate::board::{Board, Color, Direction, Pos};
+use crate::rng::SplitMix64 as SplitMix;
 use crate::rules::{self, Rule};
-
-/// A small seeded generator (splitmix64): deterministic, no dependency.
-#[derive(Clone, Debug)]
-pub struct SplitMix(u64);
-
-impl SplitMix {
-    /// A generator starting from `seed`.
-    pub fn new(seed: u64) -> SplitMix {
-        SplitMix(seed)
-    }
-
-    /// The next 64 random bits.
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// A number in `0..n` (`n > 0`).
-    pub fn below(&mut self, n: u64) -> u64 {
-        // The modulo bias is below 2^-40 for the small n used here.
-        self.next_u64() % n
-    }
-}
 
 /// Weighted-random baseline player.
 pub struct Random {

@@ -4,7 +4,7 @@
 //!
 //! Layers inside, each looking only down:
 //! - [`stats`]: Elo, error bars and the SPRT (pure arithmetic);
-//! - [`rng`], [`openings`]: seeded randomness, opening files and random openings;
+//! - [`openings`]: opening files and random openings (seeded by [`crate::rng`]);
 //! - [`engine`]: one brain process over pipes, with a reader thread per process;
 //! - [`game`]: one refereed game ([`play_game`]);
 //! - [`runner`]: the schedule, worker threads and reports ([`Match`]);
@@ -18,7 +18,7 @@ pub mod engine;
 pub mod game;
 pub mod openings;
 pub mod record;
-pub mod rng;
+
 pub mod runner;
 pub mod stats;
 

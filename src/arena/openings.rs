@@ -12,8 +12,8 @@
 //! points, no renju forbidden point for black, and no five. Openings that do not fit the board
 //! are skipped (the count is reported), since the shared files mix 15x15 and 20x20 sets.
 
-use super::rng::SplitMix64;
 use crate::board::{Board, Color, Pos};
+use crate::rng::SplitMix64;
 use crate::rules::{play_checked, MoveOutcome, Rule};
 
 /// How to read an openings file.

@@ -21,7 +21,7 @@
 
 use super::threats::{self, Counts, Windows};
 use super::{verify, Budget, Proof};
-use crate::board::{Board, Color, Direction, Pos};
+use crate::board::{zobrist, Board, Color, Direction, Pos};
 use crate::rules::{self, Rule};
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
@@ -154,6 +154,7 @@ impl VcfSolver {
         self.node(board, rule, attacker, fours, budget)
     }
 
+    /// One attacker node (see the module docs for the steps).
     fn node(&mut self, b: &mut Board, rule: Rule, a: Color, depth: u8, budget: &Budget) -> Res {
         self.nodes += 1;
         if budget.exhausted(self.nodes) {
@@ -166,15 +167,26 @@ impl VcfSolver {
             }
         }
         let d = a.opponent();
-        let s = self.counts.scan(b, &self.windows, a);
-        if let Some(f) = s.a_five.iter().find(|&q| rules::is_win_at(b, q, a, rule)) {
+        let a_five = self.counts.fives(b, &self.windows, a);
+        if let Some(f) = a_five.iter().find(|&q| rules::is_win_at(b, q, a, rule)) {
             return Res::Win(vec![f]);
         }
-        let dfive = threats::confirm_fives(b, &s.d_five, d, rule);
-        let mut cands: Vec<Pos> = match dfive.len() {
-            0 => s.a_four.iter().collect(),
-            1 if s.a_four.contains(dfive[0]) => vec![dfive[0]],
-            _ => {
+        let mut dfive = None;
+        for q in self.counts.fives(b, &self.windows, d).iter() {
+            if rules::is_win_at(b, q, d, rule) {
+                if dfive.is_some() {
+                    // Two defender five points: one four cannot stop both.
+                    self.table.insert(key, EXACT);
+                    return Res::Fail { exact: true };
+                }
+                dfive = Some(q);
+            }
+        }
+        let fours = self.counts.fours(b, &self.windows, a);
+        let mut cands: Vec<Pos> = match dfive {
+            None => fours.iter().collect(),
+            Some(f) if fours.contains(f) => vec![f],
+            Some(_) => {
                 self.table.insert(key, EXACT);
                 return Res::Fail { exact: true };
             }
@@ -187,29 +199,58 @@ impl VcfSolver {
         }
         let mut exact = true;
         for m in cands {
-            b.put(m, a).expect("candidate is empty");
-            let fives = threats::five_points_through(b, m, a, rule);
-            b.undo();
-            if fives.is_empty() || (a == Color::Black && rules::is_forbidden(b, m, rule)) {
+            let fives = self.fives_made_by(b, rule, a, m);
+            if fives.is_empty() {
                 continue;
             }
-            self.counts.put(b, &self.windows, m, a);
-            let stops = threats::stopping_moves(b, &fives, a, rule);
-            match stops.len() {
-                0 => {
-                    let line = finish_line(b, rule, a, m, &fives);
-                    self.counts.undo(b, &self.windows);
-                    return Res::Win(line);
-                }
-                1 => {}
-                _ => {
-                    // Caro only: the defender has a choice the line format cannot show.
-                    self.counts.undo(b, &self.windows);
-                    exact = false;
-                    continue;
+            if fives.len() == 1 && rule != Rule::Caro && !(d == Color::Black && rule == Rule::Renju)
+            {
+                // The reply is forced and legal: a refuted child is found without playing it
+                // (nor testing whether the four is forbidden: either way it is no way on).
+                let child = key ^ zobrist(a, m) ^ zobrist(d, fives.0[0]);
+                if let Some(&t) = self.table.get(&child) {
+                    if t >= depth - 1 {
+                        exact &= t == EXACT;
+                        continue;
+                    }
                 }
             }
-            let r = stops[0];
+            if a == Color::Black && rule == Rule::Renju {
+                if self.four_may_be_forbidden(b, m) {
+                    if rules::is_forbidden(b, m, rule) {
+                        continue;
+                    }
+                } else {
+                    debug_assert!(!rules::is_forbidden(b, m, rule), "{m} forbidden\n{b}");
+                }
+            }
+            self.counts.put(b, &self.windows, m, a);
+            let r = if rule == Rule::Caro {
+                let stops = threats::stopping_moves(b, fives.as_slice(), a, rule);
+                match stops.len() {
+                    0 => None,
+                    1 => Some(stops[0]),
+                    _ => {
+                        // The defender has a choice the line format cannot show.
+                        self.counts.undo(b, &self.windows);
+                        exact = false;
+                        continue;
+                    }
+                }
+            } else if fives.len() == 1
+                && !(d == Color::Black && self.forbidden(b, fives.0[0], rule))
+            {
+                // Only a stone on the five point stops it (a defender stone elsewhere never
+                // shortens the attacker's line), and the defender has no five of its own.
+                Some(fives.0[0])
+            } else {
+                None
+            };
+            let Some(r) = r else {
+                let line = finish_line(b, rule, a, m, fives.as_slice());
+                self.counts.undo(b, &self.windows);
+                return Res::Win(line);
+            };
             self.counts.put(b, &self.windows, r, d);
             let res = self.node(b, rule, a, depth - 1, budget);
             self.counts.undo(b, &self.windows);
@@ -225,6 +266,181 @@ impl VcfSolver {
         }
         self.table.insert(key, if exact { EXACT } else { depth });
         Res::Fail { exact }
+    }
+
+    /// The five points the attacker's stone at the empty `m` would make (none if `m` is no
+    /// four under `rule`). They lie in the clean windows through `m` that hold three attacker
+    /// stones, one per window: its other empty cell, confirmed by the rule with `m` placed.
+    fn fives_made_by(&self, b: &mut Board, rule: Rule, a: Color, m: Pos) -> Fives {
+        let (ai, di) = (a.index(), a.opponent().index());
+        let mut cand = [(m, 0u32); 20];
+        let mut n = 0;
+        for &w in self.windows.of(m) {
+            let c = self.counts.window(w);
+            if c[ai] == 3 && c[di] == 0 {
+                let e = self
+                    .windows
+                    .cells(w)
+                    .iter()
+                    .copied()
+                    .find(|&q| q != m && b.at(q).is_none())
+                    .expect("a clean window with three stones has two empty cells");
+                if !cand[..n].iter().any(|&(q, _)| q == e) {
+                    cand[n] = (e, w);
+                    n += 1;
+                }
+            }
+        }
+        let mut out = Fives([m; 8], 0);
+        if n == 0 {
+            return out;
+        }
+        // With `m` and `e` the window is five stones in a row; whether that wins depends only
+        // on the cells just outside it (an overline under exact-five rules), except in caro
+        // (blocked ends), where the rule decides with `m` placed.
+        let exact = rule != Rule::Freestyle && !(rule == Rule::Renju && a == Color::White);
+        if rule == Rule::Caro {
+            b.put(m, a).expect("candidate is empty");
+        }
+        for &(e, w) in &cand[..n] {
+            let wins = match rule {
+                Rule::Caro => rules::wins_in_dir(b, e, self.windows.dir(w), a, rule),
+                _ if exact => {
+                    let cells = self.windows.cells(w);
+                    let dir = self.windows.dir(w);
+                    let size = b.size();
+                    let own = |q: Option<Pos>| q.is_some_and(|q| b.at(q) == Some(a));
+                    !own(cells[0].offset(dir, -1, size)) && !own(cells[4].offset(dir, 1, size))
+                }
+                _ => true,
+            };
+            debug_assert_eq!(wins, {
+                let caro = rule == Rule::Caro;
+                if !caro {
+                    b.put(m, a).expect("candidate is empty");
+                }
+                let r = rules::wins_in_dir(b, e, self.windows.dir(w), a, rule);
+                if !caro {
+                    b.undo();
+                }
+                r
+            });
+            if wins && out.1 < out.0.len() {
+                out.0[out.1] = e;
+                out.1 += 1;
+            }
+        }
+        if rule == Rule::Caro {
+            b.undo();
+        }
+        out
+    }
+
+    /// Whether the window counts allow black a forbidden shape at the empty point `p` (false
+    /// proves it is not forbidden; it depends only on the lines through `p` within four steps).
+    /// Every forbidden shape needs lines in two directions through `p` that each hold two black
+    /// stones in a clean window (double three, double four), two clean windows with three black
+    /// stones in one direction (a double four on one line), or a clean window with four (an
+    /// overline passes through one).
+    fn may_be_forbidden(&self, p: Pos, rule: Rule) -> bool {
+        if rule != Rule::Renju {
+            return false;
+        }
+        let (bi, wi) = (Color::Black.index(), Color::White.index());
+        let mut hot = [false; 4];
+        let mut threes = [0u8; 4];
+        for &w in self.windows.of(p) {
+            let c = self.counts.window(w);
+            if c[wi] != 0 || c[bi] < 2 {
+                continue;
+            }
+            let di = self.windows.dir(w) as usize;
+            hot[di] = true;
+            if c[bi] >= 3 {
+                threes[di] += 1;
+                if c[bi] >= 4 || threes[di] >= 2 {
+                    return true;
+                }
+            }
+        }
+        hot.iter().filter(|&&h| h).count() >= 2
+    }
+
+    /// [`VcfSolver::may_be_forbidden`] for a black four candidate `m` (empty; in a clean window
+    /// with three black stones). A four is forbidden only as part of an overline, a second four
+    /// or two threes in other directions (a four-three is legal). So the full test is needed
+    /// only when: a clean window through `m` holds four black stones (overline); the windows
+    /// with three in two directions (two fours); their other empty cells in one direction are
+    /// two points not five apart, or more (two fours on one line: a straight four's two points
+    /// are five apart); or two other directions hold two black stones in a clean window.
+    fn four_may_be_forbidden(&self, b: &Board, m: Pos) -> bool {
+        let (bi, wi) = (Color::Black.index(), Color::White.index());
+        let mut fives: [(Pos, usize); 20] = [(m, 0); 20];
+        let mut n = 0;
+        let mut four_dirs = 0u8;
+        let mut two_dirs = 0u8;
+        for &w in self.windows.of(m) {
+            let c = self.counts.window(w);
+            if c[wi] != 0 || c[bi] < 2 {
+                continue;
+            }
+            let di = self.windows.dir(w) as usize;
+            match c[bi] {
+                2 => two_dirs |= 1 << di,
+                3 => {
+                    four_dirs |= 1 << di;
+                    let e = self
+                        .windows
+                        .cells(w)
+                        .iter()
+                        .copied()
+                        .find(|&q| q != m && b.at(q).is_none())
+                        .expect("a clean window with three stones has two empty cells");
+                    if !fives[..n].iter().any(|&(q, _)| q == e) {
+                        fives[n] = (e, di);
+                        n += 1;
+                    }
+                }
+                _ => return true,
+            }
+        }
+        if four_dirs.count_ones() != 1 {
+            return true;
+        }
+        let points = &fives[..n];
+        let apart = |p: Pos, q: Pos| p.x().abs_diff(q.x()).max(p.y().abs_diff(q.y()));
+        match points {
+            [_] => {}
+            [(p, _), (q, _)] if apart(*p, *q) == 5 => {}
+            _ => return true,
+        }
+        (two_dirs & !four_dirs).count_ones() >= 2
+    }
+
+    /// Whether black may not play the empty point `p` (the full renju test, run only when
+    /// [`VcfSolver::may_be_forbidden`] allows it).
+    fn forbidden(&self, b: &mut Board, p: Pos, rule: Rule) -> bool {
+        if self.may_be_forbidden(p, rule) {
+            return rules::is_forbidden(b, p, rule);
+        }
+        debug_assert!(!rules::is_forbidden(b, p, rule), "{p} forbidden\n{b}");
+        false
+    }
+}
+
+/// A few five points, without allocating (a stone makes at most one per window through it;
+/// more than eight would be a win many times over, and the first eight show it).
+struct Fives([Pos; 8], usize);
+
+impl Fives {
+    fn as_slice(&self) -> &[Pos] {
+        &self.0[..self.1]
+    }
+    fn len(&self) -> usize {
+        self.1
+    }
+    fn is_empty(&self) -> bool {
+        self.1 == 0
     }
 }
 

@@ -31,6 +31,9 @@ struct Args {
     /// Solve only every K-th puzzle (1 = all).
     #[arg(long, default_value_t = 1)]
     stride: usize,
+    /// Node cap per puzzle (deterministic runs, profiling); no cap by default.
+    #[arg(long)]
+    nodes: Option<u64>,
     /// Solve at most N puzzles.
     #[arg(long)]
     limit: Option<usize>,
@@ -90,7 +93,10 @@ pub fn solve_cli(args: &[String]) -> u8 {
             }
         };
         let start = Instant::now();
-        let budget = Budget::until(start + Duration::from_millis(args.time));
+        let budget = Budget {
+            max_nodes: args.nodes,
+            ..Budget::until(start + Duration::from_millis(args.time))
+        };
         // Fresh tables per puzzle: each line is independent and tables would only grow.
         vcf.clear();
         let result = if args.vcf {

@@ -20,6 +20,11 @@ use crate::rules::{self, Rule};
 pub struct Windows {
     size: usize,
     cells: Vec<[Pos; 5]>,
+    /// The direction of each window.
+    dirs: Vec<Direction>,
+    /// The cells of each window as bit masks of [`BitBoard`] words: (word, bits), at most three
+    /// words (a row of the 32-wide layout fills half a word); unused entries have no bits.
+    masks: Vec<[(u8, u64); 3]>,
     /// `of_cell[start[p]..start[p + 1]]` are the windows holding cell `p`.
     of_cell: Vec<u32>,
     start: Vec<u32>,
@@ -29,6 +34,7 @@ impl Windows {
     /// All windows of a board of side `size`.
     pub fn new(size: usize) -> Windows {
         let mut cells = Vec::new();
+        let mut dirs = Vec::new();
         for y in 0..size {
             for x in 0..size {
                 let start = Pos::new(x, y);
@@ -39,10 +45,29 @@ impl Windows {
                             *c = start.offset(d, i as i32, size).expect("checked end");
                         }
                         cells.push(w);
+                        dirs.push(d);
                     }
                 }
             }
         }
+        let masks = cells
+            .iter()
+            .map(|w| {
+                let mut m = [(0u8, 0u64); 3];
+                let mut n = 0;
+                for p in w {
+                    let (word, bit) = (p.index() / 64, 1u64 << (p.index() % 64));
+                    match m[..n].iter_mut().find(|(x, _)| usize::from(*x) == word) {
+                        Some(e) => e.1 |= bit,
+                        None => {
+                            m[n] = (word as u8, bit);
+                            n += 1;
+                        }
+                    }
+                }
+                m
+            })
+            .collect();
         let mut lists = vec![Vec::new(); crate::board::CELLS];
         for (i, w) in cells.iter().enumerate() {
             for p in w {
@@ -59,13 +84,29 @@ impl Windows {
         Windows {
             size,
             cells,
+            dirs,
+            masks,
             of_cell,
             start,
         }
     }
 
-    fn of(&self, p: Pos) -> &[u32] {
+    /// The windows holding cell `p`.
+    #[inline]
+    pub fn of(&self, p: Pos) -> &[u32] {
         &self.of_cell[self.start[p.index()] as usize..self.start[p.index() + 1] as usize]
+    }
+
+    /// The cells of window `w`.
+    #[inline]
+    pub fn cells(&self, w: u32) -> &[Pos; 5] {
+        &self.cells[w as usize]
+    }
+
+    /// The direction of window `w`.
+    #[inline]
+    pub fn dir(&self, w: u32) -> Direction {
+        self.dirs[w as usize]
     }
 
     /// The board side these windows belong to.
@@ -90,38 +131,96 @@ pub struct Scan {
     pub d_four: BitBoard,
 }
 
-/// Stone counts per colour of every window, kept in step with the board by [`Counts::put`]
-/// and [`Counts::undo`] so that a scan reads two bytes per window instead of five cells.
+/// Words of a window bit set: enough for the windows of the largest board.
+const SET_WORDS: usize = 64;
+
+/// Stone counts per colour of every window, and for each colour the set of clean windows (none
+/// of the opponent's stones) holding three or four of its stones, kept in step with the board by
+/// [`Counts::put`] and [`Counts::undo`]. A node of the VCF search reads its four and five
+/// candidates from those few windows instead of scanning every window.
+///
 /// Invariant: equal to a fresh [`Counts::new`] of the board whenever the owner reads it.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Counts {
     n: Vec<[u8; 2]>,
+    /// `set[c][k]`: bit set over windows, the clean windows of colour `c` with `3 + k` stones.
+    set: Box<[[[u64; SET_WORDS]; 2]; 2]>,
 }
 
 impl Counts {
     /// The counts of `board`.
     pub fn new(board: &Board, windows: &Windows) -> Counts {
-        let n = windows
-            .cells
-            .iter()
-            .map(|w| {
-                let mut c = [0u8; 2];
-                for &p in w {
-                    if let Some(col) = board.at(p) {
-                        c[col.index()] += 1;
-                    }
+        assert!(windows.cells.len() <= SET_WORDS * 64);
+        let mut c = Counts {
+            n: vec![[0u8; 2]; windows.cells.len()],
+            set: Box::new([[[0u64; SET_WORDS]; 2]; 2]),
+        };
+        for (w, cells) in windows.cells.iter().enumerate() {
+            let mut k = [0u8; 2];
+            for &p in cells {
+                if let Some(col) = board.at(p) {
+                    k[col.index()] += 1;
                 }
-                c
-            })
-            .collect();
-        Counts { n }
+            }
+            c.change(w, [0, 0], k);
+            c.n[w] = k;
+        }
+        c
+    }
+
+    /// Moves window `w` from counts `old` to `new` in the window sets (any change).
+    fn change(&mut self, w: usize, old: [u8; 2], new: [u8; 2]) {
+        for ci in 0..2 {
+            let o = if old[1 - ci] == 0 { old[ci] } else { 0 };
+            let n = if new[1 - ci] == 0 { new[ci] } else { 0 };
+            if o != n && (3..=4).contains(&o) {
+                self.flip(ci, o, w);
+            }
+            if o != n && (3..=4).contains(&n) {
+                self.flip(ci, n, w);
+            }
+        }
+    }
+
+    /// Toggles window `w` in the set of colour index `ci` at `k` (3 or 4) stones.
+    #[inline]
+    fn flip(&mut self, ci: usize, k: u8, w: usize) {
+        // The mask keeps the index provably in range (windows never exceed the set's size).
+        self.set[ci & 1][usize::from(k - 3) & 1][(w / 64) % SET_WORDS] ^= 1u64 << (w % 64);
+    }
+
+    /// The window-set update when a stone of colour index `ci` joins (or, `undo`, leaves)
+    /// window `w`, whose counts without that stone are `own` and `opp`. Only a clean window
+    /// moving between two and five own stones, or an opponent window with three or four stones
+    /// losing (regaining) cleanness, changes a set; each change is a toggle, so the same code
+    /// serves both directions.
+    #[inline]
+    fn step(&mut self, ci: usize, w: usize, own: u8, opp: u8) {
+        if opp == 0 {
+            match own {
+                2 => self.flip(ci, 3, w),
+                3 => {
+                    self.flip(ci, 3, w);
+                    self.flip(ci, 4, w);
+                }
+                4 => self.flip(ci, 4, w),
+                _ => {}
+            }
+        } else if own == 0 && (3..=4).contains(&opp) {
+            self.flip(1 - ci, opp, w);
+        }
     }
 
     /// Places a stone of `c` at `p` on the board and in the counts.
     pub fn put(&mut self, board: &mut Board, windows: &Windows, p: Pos, c: Color) {
         board.put(p, c).expect("counted stone on an empty point");
+        let ci = c.index();
         for &w in windows.of(p) {
-            self.n[w as usize][c.index()] += 1;
+            let w = w as usize;
+            let [own, opp] = self.n[w];
+            let (own, opp) = if ci == 0 { (own, opp) } else { (opp, own) };
+            self.step(ci, w, own, opp);
+            self.n[w][ci] += 1;
         }
     }
 
@@ -129,9 +228,56 @@ impl Counts {
     pub fn undo(&mut self, board: &mut Board, windows: &Windows) {
         let (p, c) = *board.history().last().expect("a stone to undo");
         board.undo();
+        let ci = c.index();
         for &w in windows.of(p) {
-            self.n[w as usize][c.index()] -= 1;
+            let w = w as usize;
+            self.n[w][ci] -= 1;
+            let [own, opp] = self.n[w];
+            let (own, opp) = if ci == 0 { (own, opp) } else { (opp, own) };
+            self.step(ci, w, own, opp);
         }
+    }
+
+    /// The stone counts (per colour index) of window `w`.
+    #[inline]
+    pub fn window(&self, w: u32) -> [u8; 2] {
+        self.n[w as usize]
+    }
+
+    /// The empty cells of the clean windows of `c` holding `k` (3 or 4) stones of `c`.
+    fn cells(&self, board: &Board, windows: &Windows, c: Color, k: u8) -> BitBoard {
+        let mut out = BitBoard::EMPTY;
+        let used = windows.cells.len().div_ceil(64);
+        for (i, &word) in self.set[c.index()][usize::from(k - 3)][..used]
+            .iter()
+            .enumerate()
+        {
+            let mut bits = word;
+            while bits != 0 {
+                let w = i * 64 + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                for &(x, m) in &windows.masks[w] {
+                    out.0[usize::from(x) % out.0.len()] |= m;
+                }
+            }
+        }
+        let (b, w) = (board.stones(Color::Black), board.stones(Color::White));
+        for i in 0..out.0.len() {
+            out.0[i] &= !(b.0[i] | w.0[i]);
+        }
+        out
+    }
+
+    /// The superset of `c`'s four points: the empty cells of clean windows with three stones.
+    #[inline]
+    pub fn fours(&self, board: &Board, windows: &Windows, c: Color) -> BitBoard {
+        self.cells(board, windows, c, 3)
+    }
+
+    /// The superset of `c`'s five points: the empty cells of clean windows with four stones.
+    #[inline]
+    pub fn fives(&self, board: &Board, windows: &Windows, c: Color) -> BitBoard {
+        self.cells(board, windows, c, 4)
     }
 
     /// [`scan`] from the counts.
@@ -307,6 +453,45 @@ mod tests {
         let s = scan(&b, &w, Color::Black);
         assert!(s.a_five.contains(Pos::new(3, 3)));
         assert!(s.d_five.is_empty());
+    }
+
+    /// The incremental window sets equal a fresh count after every stone and every take-back,
+    /// and their cells are exactly the scan's four and five supersets.
+    #[test]
+    fn incremental_counts_match_fresh_counts() {
+        let w = Windows::new(15);
+        let mut b = Board::new(15);
+        let mut c = Counts::new(&b, &w);
+        let mut seed = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for step in 0..600 {
+            // Mostly stones in a 7x7 corner so that windows fill up; sometimes a take-back.
+            if b.stone_count() > 0 && next() % 4 == 0 {
+                c.undo(&mut b, &w);
+            } else {
+                let p = Pos::new((next() % 7) as usize, (next() % 7) as usize);
+                if b.is_empty_at(p) {
+                    let col = if next() % 2 == 0 {
+                        Color::Black
+                    } else {
+                        Color::White
+                    };
+                    c.put(&mut b, &w, p, col);
+                }
+            }
+            assert_eq!(c, Counts::new(&b, &w), "step {step}");
+            for col in [Color::Black, Color::White] {
+                let s = scan(&b, &w, col);
+                assert_eq!(c.fours(&b, &w, col), s.a_four, "step {step}");
+                assert_eq!(c.fives(&b, &w, col), s.a_five, "step {step}");
+            }
+        }
+        assert!(b.stone_count() > 10);
     }
 
     #[test]

@@ -1,5 +1,6 @@
-//! A small seeded generator (SplitMix64) so that schedules and random openings replay exactly
-//! from `--seed` on every platform, without a dependency whose stream might change.
+//! The one small seeded generator (SplitMix64): arena schedules, random openings and the random
+//! baseline replay exactly from their seeds on every platform, without a dependency whose stream
+//! might change.
 
 /// SplitMix64 (Steele, Lea, Flood 2014).
 #[derive(Clone, Debug)]
