@@ -4,6 +4,9 @@
 //! Two parts, both in one `cargo bench --bench smp` run:
 //! - an interleaved summary (rounds of N = 1, 2, 4 back to back, so that load from other jobs
 //!   hits every N alike), printing the median time to depth, nps, and the N/1 time ratios;
+//!   and, since wall time on a loaded machine says little about parallel speed-up, the CPU time
+//!   the process used (Linux `/proc/self/stat`), nodes per CPU second (the cost of sharing) and
+//!   the CPU time per worker relative to N = 1 (the time ratio N otherwise idle cores would give);
 //!   `BANGO_SMP_BENCH_DEPTH` (default 7), `BANGO_SMP_BENCH_POSITIONS` (default 6) and
 //!   `BANGO_SMP_BENCH_ROUNDS` (default 3) set its size;
 //! - a criterion group `smp/time_to_depth6/{1,2,4}` on the same positions at depth 6.
@@ -68,6 +71,16 @@ fn run(set: &[BenchPosition], threads: usize, depth: u32) -> (u64, u32) {
     (nodes, depths)
 }
 
+/// CPU seconds used by this process so far, all threads (exited ones included); Linux only.
+fn cpu_seconds() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    let rest = &stat[stat.rfind(')')? + 2..];
+    let f: Vec<&str> = rest.split_whitespace().collect();
+    // Fields 14 and 15 of proc(5), utime and stime, in clock ticks (USER_HZ, 100 on Linux).
+    let ticks: u64 = f.get(11)?.parse::<u64>().ok()? + f.get(12)?.parse::<u64>().ok()?;
+    Some(ticks as f64 / 100.0)
+}
+
 fn median(v: &mut [Duration]) -> Duration {
     v.sort();
     v[v.len() / 2]
@@ -80,11 +93,16 @@ fn interleaved() {
     let counts = [1usize, 2, 4];
     let mut times = vec![Vec::new(); counts.len()];
     let mut nodes = vec![0u64; counts.len()];
+    let mut cpu = vec![0f64; counts.len()];
     for _ in 0..rounds {
         for (k, &n) in counts.iter().enumerate() {
             let t = Instant::now();
+            let c = cpu_seconds();
             let (sum, depths) = run(&set, n, depth);
             times[k].push(t.elapsed());
+            if let (Some(a), Some(b)) = (c, cpu_seconds()) {
+                cpu[k] += b - a;
+            }
             nodes[k] += sum;
             // A proven score ends a search before the cap; N workers may prove it earlier.
             assert!(depths <= depth * set.len() as u32);
@@ -105,6 +123,16 @@ fn interleaved() {
             nodes[k] / rounds as u64,
             (nodes[k] as f64 / total.as_secs_f64()) as u64
         );
+    }
+    if cpu[0] > 0.0 {
+        for (k, &n) in counts.iter().enumerate() {
+            println!(
+                "  N={n}: cpu {:>7.2} s/round  nodes per cpu s {:>8}  cpu per worker vs N=1 {:.3}",
+                cpu[k] / rounds as f64,
+                (nodes[k] as f64 / cpu[k]) as u64,
+                cpu[k] / n as f64 / cpu[0]
+            );
+        }
     }
 }
 
