@@ -18,6 +18,13 @@
 //!
 //! Table entries record the depth a refutation holds for: `EXACT` when the subtree hit no depth
 //! cut (the position has no VCF at all), else the remaining depth searched.
+//!
+//! # Cost per node
+//! Candidates come from the incremental window sets of [`Counts`] (no board scan); a four's five
+//! points from the windows through it; a four with one five point has a known reply, so its
+//! child is looked up in the table before anything is played (most refuted children end
+//! there); black's forbidden test runs only when the window counts leave a forbidden shape
+//! possible. Debug builds check each shortcut against the plain rule functions.
 
 use super::threats::{self, Counts, Windows};
 use super::{verify, Budget, Proof};
@@ -111,7 +118,7 @@ impl VcfSolver {
             self.table.clear();
             self.rule = Some(rule);
         }
-        self.counts = Counts::new(board, &self.windows);
+        self.counts.reset(board, &self.windows);
     }
 
     /// Searches for a VCF of `attacker` as if it were to move, and verifies a found line with
