@@ -477,6 +477,7 @@ fn finish_line(b: &mut Board, rule: Rule, a: Color, m: Pos, fives: &[Pos]) -> Ve
 pub(crate) fn replay_line(b: &mut Board, rule: Rule, a: Color, line: &[Pos]) -> bool {
     let d = a.opponent();
     let mut played = 0;
+    let mut last_reply = None;
     let mut ok = false;
     let mut i = 0;
     while i < line.len() {
@@ -491,7 +492,13 @@ pub(crate) fn replay_line(b: &mut Board, rule: Rule, a: Color, line: &[Pos]) -> 
         b.put(m, a).expect("checked empty");
         played += 1;
         let fives = threats::five_points_through(b, m, a, rule);
-        if fives.is_empty() || defender_has_five(b, d, rule) {
+        // The defender had no five point at the last check (else the replay stopped), and
+        // attacker stones only take five points away: a new one runs through its last reply.
+        let dfive = match last_reply {
+            None => defender_has_five(b, d, rule),
+            Some(r) => !threats::five_points_through(b, r, d, rule).is_empty(),
+        };
+        if fives.is_empty() || dfive {
             break;
         }
         let stops = threats::stopping_moves(b, &fives, a, rule);
@@ -505,6 +512,7 @@ pub(crate) fn replay_line(b: &mut Board, rule: Rule, a: Color, line: &[Pos]) -> 
         }
         b.put(r, d).expect("checked empty");
         played += 1;
+        last_reply = Some(r);
         i += 2;
     }
     for _ in 0..played {
