@@ -1,5 +1,7 @@
 //! VCF and VCT solve times on fixed subsets of the shared puzzle files (every 97th VCF puzzle,
-//! a few quick VCT puzzles). `cargo bench --bench vcf`.
+//! the hardest VCF puzzle — the 155-ply composed renju line at index 1954 —, a few quick VCT
+//! puzzles). Before timing, each VCF subset is solved once per puzzle and its solve rate,
+//! median and worst time per puzzle are printed. `cargo bench --bench vcf`.
 
 use bango::notation::{data_dir, parse_puzzles, Puzzle};
 use bango::vcf::{Budget, Proof, VcfSolver, VctOptions, VctProof, VctSolver};
@@ -11,8 +13,36 @@ fn load(name: &str) -> Vec<Puzzle> {
     parse_puzzles(&text).expect("puzzle file parses")
 }
 
+/// Solves each puzzle once (1 s budget) and prints the solve rate and per-puzzle times.
+fn per_puzzle(name: &str, subset: &[Puzzle]) {
+    let mut solver = VcfSolver::new();
+    let mut times = Vec::new();
+    let mut wins = 0;
+    for p in subset {
+        let mut b = p.board().unwrap();
+        solver.clear();
+        let start = Instant::now();
+        let budget = Budget::until(start + Duration::from_secs(1));
+        if matches!(solver.solve(&mut b, p.rule, p.side, &budget), Proof::Win(_)) {
+            wins += 1;
+        }
+        times.push(start.elapsed());
+    }
+    times.sort();
+    println!(
+        "{name}: solved {wins}/{}, per puzzle median {:.2} ms, worst {:.2} ms",
+        subset.len(),
+        times[times.len() / 2].as_secs_f64() * 1e3,
+        times[times.len() - 1].as_secs_f64() * 1e3
+    );
+}
+
 fn bench_vcf(c: &mut Criterion) {
-    let subset: Vec<Puzzle> = load("puzzles-vcf.txt").into_iter().step_by(97).collect();
+    let all = load("puzzles-vcf.txt");
+    let subset: Vec<Puzzle> = all.iter().step_by(97).cloned().collect();
+    per_puzzle("vcf_every_97th", &subset);
+    let hardest = vec![all[1954].clone()];
+    per_puzzle("vcf_hardest", &hardest);
     let mut solver = VcfSolver::new();
     c.bench_function("vcf_every_97th", |bench| {
         bench.iter(|| {
@@ -28,6 +58,18 @@ fn bench_vcf(c: &mut Criterion) {
             wins
         })
     });
+    let mut group = c.benchmark_group("vcf_hard");
+    group.sample_size(10);
+    group.bench_function("vcf_hardest", |bench| {
+        bench.iter(|| {
+            let p = &hardest[0];
+            let mut b = p.board().unwrap();
+            solver.clear();
+            let budget = Budget::until(Instant::now() + Duration::from_secs(10));
+            matches!(solver.solve(&mut b, p.rule, p.side, &budget), Proof::Win(_))
+        })
+    });
+    group.finish();
 }
 
 fn bench_vct(c: &mut Criterion) {

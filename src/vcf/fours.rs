@@ -18,6 +18,13 @@
 //!
 //! Table entries record the depth a refutation holds for: `EXACT` when the subtree hit no depth
 //! cut (the position has no VCF at all), else the remaining depth searched.
+//!
+//! # Cost per node
+//! Candidates come from the incremental window sets of [`Counts`] (no board scan); a four's five
+//! points from the windows through it; a four with one five point has a known reply, so its
+//! child is looked up in the table before anything is played (most refuted children end
+//! there); black's forbidden test runs only when the window counts leave a forbidden shape
+//! possible. Debug builds check each shortcut against the plain rule functions.
 
 use super::threats::{self, Counts, Windows};
 use super::{verify, Budget, Proof};
@@ -111,7 +118,7 @@ impl VcfSolver {
             self.table.clear();
             self.rule = Some(rule);
         }
-        self.counts = Counts::new(board, &self.windows);
+        self.counts.reset(board, &self.windows);
     }
 
     /// Searches for a VCF of `attacker` as if it were to move, and verifies a found line with
@@ -470,6 +477,7 @@ fn finish_line(b: &mut Board, rule: Rule, a: Color, m: Pos, fives: &[Pos]) -> Ve
 pub(crate) fn replay_line(b: &mut Board, rule: Rule, a: Color, line: &[Pos]) -> bool {
     let d = a.opponent();
     let mut played = 0;
+    let mut last_reply = None;
     let mut ok = false;
     let mut i = 0;
     while i < line.len() {
@@ -484,7 +492,13 @@ pub(crate) fn replay_line(b: &mut Board, rule: Rule, a: Color, line: &[Pos]) -> 
         b.put(m, a).expect("checked empty");
         played += 1;
         let fives = threats::five_points_through(b, m, a, rule);
-        if fives.is_empty() || defender_has_five(b, d, rule) {
+        // The defender had no five point at the last check (else the replay stopped), and
+        // attacker stones only take five points away: a new one runs through its last reply.
+        let dfive = match last_reply {
+            None => defender_has_five(b, d, rule),
+            Some(r) => !threats::five_points_through(b, r, d, rule).is_empty(),
+        };
+        if fives.is_empty() || dfive {
             break;
         }
         let stops = threats::stopping_moves(b, &fives, a, rule);
@@ -498,6 +512,7 @@ pub(crate) fn replay_line(b: &mut Board, rule: Rule, a: Color, line: &[Pos]) -> 
         }
         b.put(r, d).expect("checked empty");
         played += 1;
+        last_reply = Some(r);
         i += 2;
     }
     for _ in 0..played {

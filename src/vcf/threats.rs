@@ -9,6 +9,9 @@
 //! own stones. Every superset member is then confirmed with [`rules::wins_in_dir`], so the rule
 //! (exact five, renju overlines, caro's blocked ends) decides, never the window count.
 //!
+//! [`Counts`] keeps the per-window counts and the sets of windows with three or four stones of
+//! one colour in step with the board, so the VCF search reads its supersets from a few windows.
+//!
 //! Invariant: nothing here leaves the board changed; trial stones are always taken back.
 
 use crate::board::{BitBoard, Board, Color, Direction, Pos};
@@ -150,11 +153,20 @@ pub struct Counts {
 impl Counts {
     /// The counts of `board`.
     pub fn new(board: &Board, windows: &Windows) -> Counts {
-        assert!(windows.cells.len() <= SET_WORDS * 64);
         let mut c = Counts {
-            n: vec![[0u8; 2]; windows.cells.len()],
+            n: Vec::new(),
             set: Box::new([[[0u64; SET_WORDS]; 2]; 2]),
         };
+        c.reset(board, windows);
+        c
+    }
+
+    /// Recounts `board` in place, reusing the allocations (a search starts on a new position).
+    pub fn reset(&mut self, board: &Board, windows: &Windows) {
+        assert!(windows.cells.len() <= SET_WORDS * 64);
+        self.n.clear();
+        self.n.resize(windows.cells.len(), [0u8; 2]);
+        *self.set = [[[0u64; SET_WORDS]; 2]; 2];
         for (w, cells) in windows.cells.iter().enumerate() {
             let mut k = [0u8; 2];
             for &p in cells {
@@ -162,10 +174,9 @@ impl Counts {
                     k[col.index()] += 1;
                 }
             }
-            c.change(w, [0, 0], k);
-            c.n[w] = k;
+            self.change(w, [0, 0], k);
+            self.n[w] = k;
         }
-        c
     }
 
     /// Moves window `w` from counts `old` to `new` in the window sets (any change).
