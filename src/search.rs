@@ -19,6 +19,8 @@
 //! # Switches
 //! [`Params`] holds the features that change values (LMR, threat pruning) or only speed (TT,
 //! PVS, aspiration), so they can be judged one at a time; the margins live in [`tune`].
+//! [`Params::from_env`] overrides them from `BANGO_*` variables so that two copies of the same
+//! binary can play each other in the arena with one feature switched.
 
 use crate::board::{Board, Pos, CELLS};
 use crate::eval::Position;
