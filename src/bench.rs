@@ -5,6 +5,9 @@
 //! unchanged; a change that moves it must be judged by games. It depends only on the positions,
 //! the depth, the table size and the code, never on the machine or the clock.
 //!
+//! The speed printed (`nps`) counts the time inside the searches only: each position gets a
+//! fresh table, and allocating and dropping it is set-up, not search.
+//!
 //! Positions: every fifth line of `positions-midgame-15.txt` (freestyle), a few of the same
 //! positions under standard and caro, and renju openings from `openings-renju-15.txt`.
 

@@ -20,6 +20,8 @@
 //! # Switches
 //! [`Params`] holds the features that change values (LMR, threat pruning) or only speed (TT,
 //! PVS, aspiration), so they can be judged one at a time; the margins live in [`tune`].
+//! [`Params::from_env`] overrides them from `BANGO_*` variables so that two copies of the same
+//! binary can play each other in the arena with one feature switched.
 
 use crate::board::{Board, Pos, CELLS};
 use crate::eval::Position;
@@ -405,6 +407,18 @@ fn skips(worker: usize, depth: i32) -> bool {
     ((depth + PHASE[i]) / SIZE[i]) % 2 != 0
 }
 
+/// Moves the highest-keyed move of `moves[i..]` to index `i`.
+#[inline]
+fn pick(moves: &mut [Move], i: usize) {
+    let mut best = i;
+    for j in i + 1..moves.len() {
+        if moves[j].order > moves[best].order {
+            best = j;
+        }
+    }
+    moves.swap(i, best);
+}
+
 /// A score for humans: `win 5` / `loss 4` (plies to the winning stone) or centi-stones.
 pub fn format_score(s: i32) -> String {
     if s >= WIN_MIN {
@@ -552,6 +566,7 @@ impl Run<'_, '_> {
             None
         };
         self.order(&mut moves, tt_move, 0);
+        moves.sort_unstable_by_key(|m| std::cmp::Reverse(m.order));
         self.apply_hints(&mut moves);
         self.root = moves
             .iter()
@@ -675,8 +690,9 @@ impl Run<'_, '_> {
         best
     }
 
-    /// Orders `moves` for searching: the table's move, then threats by ladder rank, then the
-    /// killers, then quiet moves by static value and history.
+    /// Sets the ordering key of `moves` (searched highest first): the table's move, then
+    /// threats by ladder rank, then the killers, then quiet moves by static value and history.
+    /// Keys are distinct; the node picks moves lazily ([`pick`]), the root sorts.
     fn order(&self, moves: &mut [Move], tt_move: Option<Pos>, ply: usize) {
         let me = self.pos.side_to_move().index();
         let killers = self.killers[ply];
@@ -696,8 +712,6 @@ impl Run<'_, '_> {
             // compares one word: keys are below 2^51 and cells below 2^10.
             m.order = (key << 10) | m.pos.index() as i64;
         }
-        // Keys are distinct, so any sort gives the same order.
-        moves.sort_unstable_by_key(|m| std::cmp::Reverse(m.order));
     }
 
     /// The node function. Steps are numbered as in the engines this follows.
@@ -775,7 +789,12 @@ impl Run<'_, '_> {
         let mut best = -INF;
         let mut best_move = None;
         let me = self.pos.side_to_move();
-        for (i, m) in moves.iter().enumerate() {
+        for i in 0..moves.len() {
+            // Most nodes stop after a move or two (a cut-off, or move-count pruning), so the
+            // list is never sorted whole: each step brings the best remaining move forward,
+            // which gives the order a full sort would.
+            pick(&mut moves, i);
+            let m = &moves[i];
             let quiet = m.rank <= tune::REDUCIBLE_RANK && !self.killers[ply].contains(&Some(m.pos));
             // Step 8. Move-count pruning: near the horizon, late quiet moves of a non-PV node
             // almost never refute; once a move has been searched, the rest are skipped.

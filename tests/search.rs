@@ -404,7 +404,9 @@ fn raised_stop_flag_answers_at_once() {
     assert!(t.elapsed() < Duration::from_secs(2));
 }
 
-/// The think returns within its budget (generously: the machine is shared).
+/// The think returns within its budget. Generous (+150 ms): the other tests of this binary
+/// search in parallel on the same cores, so this measures scheduling as much as the clock; the
+/// strict check is `tests/timing.rs`, which drives the brain alone through the protocol.
 #[test]
 fn returns_within_the_time_budget() {
     let boards = midgame(3);
@@ -413,7 +415,7 @@ fn returns_within_the_time_budget() {
             let (m, _, took) = timed_think(b, Rule::Freestyle, Limits::per_move(ms));
             assert!(b.is_empty_at(m));
             assert!(
-                took <= Duration::from_millis(ms + 50),
+                took <= Duration::from_millis(ms + 150),
                 "budget {ms} ms took {took:?}"
             );
         }
