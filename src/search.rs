@@ -906,24 +906,7 @@ impl Run<'_, '_> {
         if self.pos.has_at_least(op, Threat::Five) {
             let mut moves = std::mem::take(&mut self.buffers[ply]);
             movegen::generate(&mut self.pos, false, &mut moves);
-            let mut best = -win_in(ply + 2);
-            for m in moves.iter() {
-                self.pos.make(m.pos);
-                let s = -self.qsearch(-beta, -alpha, ply + 1, fours);
-                self.pos.unmake();
-                if self.aborted {
-                    break;
-                }
-                if s > best {
-                    best = s;
-                    if s > alpha {
-                        alpha = s;
-                        if alpha >= beta {
-                            break;
-                        }
-                    }
-                }
-            }
+            let best = self.qsearch_moves(&moves, alpha, beta, ply, fours, -win_in(ply + 2));
             self.buffers[ply] = moves;
             return best;
         }
@@ -936,10 +919,25 @@ impl Run<'_, '_> {
         // Q5. Own fours: each forces a block, and chains of them can end in a four-three.
         let mut moves = std::mem::take(&mut self.buffers[ply]);
         movegen::fours(&mut self.pos, &mut moves);
-        let mut best = stand;
-        for m in moves.iter() {
+        let best = self.qsearch_moves(&moves, alpha, beta, ply, fours - 1, stand);
+        self.buffers[ply] = moves;
+        best
+    }
+
+    /// The move loop shared by the quiescence steps: searches `moves` with `fours` own fours
+    /// left below, fail-soft from `best`.
+    fn qsearch_moves(
+        &mut self,
+        moves: &[Move],
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+        fours: i32,
+        mut best: i32,
+    ) -> i32 {
+        for m in moves {
             self.pos.make(m.pos);
-            let s = -self.qsearch(-beta, -alpha, ply + 1, fours - 1);
+            let s = -self.qsearch(-beta, -alpha, ply + 1, fours);
             self.pos.unmake();
             if self.aborted {
                 break;
@@ -954,7 +952,6 @@ impl Run<'_, '_> {
                 }
             }
         }
-        self.buffers[ply] = moves;
         best
     }
 }
