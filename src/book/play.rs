@@ -25,8 +25,11 @@ use crate::rules::Rule;
 use crate::search::RootHints;
 use std::path::{Path, PathBuf};
 
-/// The opening prior applies while the board holds at most this many stones.
-pub const PRIOR_MAX_STONES: usize = 4;
+/// The opening prior applies while the board holds at most this many stones: the first replies,
+/// where a distant move is a real loss. With three or four stones, self-play after scattered
+/// three-stone openings went worse with the prior than without (the split-two and two-point jumps
+/// it leaves out are sound shape there).
+pub const PRIOR_MAX_STONES: usize = 2;
 
 /// What the opening knowledge advises for one move.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
