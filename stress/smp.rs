@@ -18,6 +18,10 @@ use bango::tt::TranspositionTable;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
+#[path = "../tests/smp_support/mod.rs"]
+mod smp_support;
+use smp_support::{BLOCK_FOUR, FIVE_IN_ONE, FOUR_THREE};
+
 fn long_mode() -> Option<Duration> {
     (std::env::var("BANGO_STRESS").as_deref() == Ok("long")).then(|| {
         Duration::from_secs(
@@ -120,48 +124,6 @@ fn check_sane(b: &Board, rule: Rule, r: &SmpResult, what: &str) {
 
 /// Depth of the forced-position searches (the four-three is proven well before it).
 const FORCED_DEPTH: u32 = 5;
-
-const FIVE_IN_ONE: &str = "\
-. . . . . . . . . . .
-. . . . . . . . . . .
-. . O . . . . . . . .
-. . . X X X X O . . .
-. . . . . O . . . . .
-. . . . O . X . . . .
-. . . . . . . . . . .
-. . . . . . . . . . .
-. . . . . . . . . . .
-. . . . . . . . . . .
-. . . . . . . . . . .
-";
-
-const BLOCK_FOUR: &str = "\
-. . . . . . . . . . .
-. . . . . . . . . . .
-. . . . . . . . . . .
-. . O X X X X . . . .
-. . . . . O . . . . .
-. . . . . . . . . . .
-. . . . . . O . . . .
-. . . . X . . . . . .
-. . . . . . . . . . .
-. . . . . . . . . . .
-. . . . . . . . . . .
-";
-
-const FOUR_THREE: &str = "\
-. . . . . . . . . . .
-. . . . . . . . . . .
-. . . . . . O . . . .
-. X . . . . O . . . X
-. . . . . . O . . X .
-. . O O O . . . . . .
-. . . . . . . . X . .
-. . . X . . . X . . .
-. . . . . . . . . . .
-. . . . . . . . . . .
-. . . . . . . . . . .
-";
 
 #[test]
 fn smp_searches_under_churn_and_random_stops() {

@@ -15,6 +15,9 @@ use bango::tt::TranspositionTable;
 use std::sync::atomic::AtomicBool;
 use std::sync::Mutex;
 
+mod smp_support;
+use smp_support::{BLOCK_FOUR, FIVE_IN_ONE, FOUR_THREE};
+
 fn board(pic: &str, to_move: Color) -> Board {
     let mut b = Board::from_picture(pic).unwrap();
     b.set_side_to_move(to_move);
@@ -141,50 +144,6 @@ fn one_worker_is_the_plain_search_and_repeats_its_node_count() {
     );
     assert_eq!(a.best, plain);
 }
-
-const FIVE_IN_ONE: &str = "\
-. . . . . . . . . . .
-. . . . . . . . . . .
-. . O . . . . . . . .
-. . . X X X X O . . .
-. . . . . O . . . . .
-. . . . O . X . . . .
-. . . . . . . . . . .
-. . . . . . . . . . .
-. . . . . . . . . . .
-. . . . . . . . . . .
-. . . . . . . . . . .
-";
-
-/// White to move must block black's four at its only open end.
-const BLOCK_FOUR: &str = "\
-. . . . . . . . . . .
-. . . . . . . . . . .
-. . . . . . . . . . .
-. . O X X X X . . . .
-. . . . . O . . . . .
-. . . . . . . . . . .
-. . . . . . O . . . .
-. . . . X . . . . . .
-. . . . . . . . . . .
-. . . . . . . . . . .
-. . . . . . . . . . .
-";
-
-/// White makes a four-three (row 5 and column 6 through 6,5): a proven win.
-const FOUR_THREE: &str = "\
-. . . . . . . . . . .
-. . . . . . . . . . .
-. . . . . . O . . . .
-. X . . . . O . . . X
-. . . . . . O . . X .
-. . O O O . . . . . .
-. . . . . . . . X . .
-. . . X . . . X . . .
-. . . . . . . . . . .
-. . . . . . . . . . .
-. . . . . . . . . . .
-";
 
 #[test]
 fn every_worker_count_answers_forced_positions_like_one_worker() {
