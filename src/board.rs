@@ -607,26 +607,19 @@ impl fmt::Debug for Board {
 mod tests {
     use super::*;
 
-    /// A tiny deterministic generator so tests need no dependency.
-    struct Lcg(u64);
-    impl Lcg {
-        fn next(&mut self) -> u64 {
-            self.0 = self
-                .0
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            self.0 >> 33
-        }
-    }
+    use crate::rng::SplitMix64 as Lcg;
 
     #[test]
     fn key_is_incremental_and_undo_restores_everything() {
         for size in [5, 9, 15, 20, 32] {
-            let mut rng = Lcg(size as u64);
+            let mut rng = Lcg::new(size as u64);
             let mut b = Board::new(size);
             let empty_key = b.key();
             for _ in 0..size * size / 2 {
-                let p = Pos::new(rng.next() as usize % size, rng.next() as usize % size);
+                let p = Pos::new(
+                    rng.next_u64() as usize % size,
+                    rng.next_u64() as usize % size,
+                );
                 if b.play(p).is_ok() {
                     assert_eq!(b.key(), b.compute_key());
                 }
@@ -682,12 +675,15 @@ mod tests {
 
         // Random boards: bitboard detection equals a plain scan.
         for seed in 0..200u64 {
-            let mut rng = Lcg(seed);
+            let mut rng = Lcg::new(seed);
             let size = 5 + (seed as usize % 28);
             let mut b = Board::new(size);
             for _ in 0..size * size * 2 / 3 {
-                let p = Pos::new(rng.next() as usize % size, rng.next() as usize % size);
-                let c = if rng.next() % 3 == 0 {
+                let p = Pos::new(
+                    rng.next_u64() as usize % size,
+                    rng.next_u64() as usize % size,
+                );
+                let c = if rng.next_u64() % 3 == 0 {
                     Color::White
                 } else {
                     Color::Black

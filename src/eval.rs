@@ -498,16 +498,7 @@ impl Position {
 mod tests {
     use super::*;
 
-    struct Lcg(u64);
-    impl Lcg {
-        fn next(&mut self) -> u64 {
-            self.0 = self
-                .0
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            self.0 >> 33
-        }
-    }
+    use crate::rng::SplitMix64 as Lcg;
 
     fn assert_same(a: &Position, b: &Position, ctx: &str) {
         assert_eq!(a.total, b.total, "totals {ctx}");
@@ -532,11 +523,11 @@ mod tests {
     fn incremental_equals_full_under_every_rule() {
         for rule in Rule::ALL {
             for (size, seed) in [(9usize, 1u64), (15, 2), (9, 3), (15, 4)] {
-                let mut rng = Lcg(seed * 31 + rule as u64);
+                let mut rng = Lcg::new(seed * 31 + rule as u64);
                 let mut pos = Position::new(&Board::new(size), rule);
                 let mut played = 0;
                 for step in 0..(size * size) {
-                    let undo = played > 0 && rng.next() % 4 == 0;
+                    let undo = played > 0 && rng.next_u64() % 4 == 0;
                     if undo {
                         pos.unmake();
                         played -= 1;
@@ -545,7 +536,7 @@ mod tests {
                         if empties.is_empty() {
                             break;
                         }
-                        let q = empties[rng.next() as usize % empties.len()];
+                        let q = empties[rng.next_u64() as usize % empties.len()];
                         pos.make(q);
                         played += 1;
                     }

@@ -148,39 +148,24 @@ impl Params {
                 "0" | "off" | "false" | "no" => Some(false),
                 _ => None,
             };
-            let ok = match (name, flag) {
-                ("BANGO_QSEARCH_FOURS", _) => match v.parse::<i32>() {
+            let ok = if name == "BANGO_QSEARCH_FOURS" {
+                match v.parse::<i32>() {
                     Ok(n) if n >= 0 => {
                         p.qsearch_fours = n;
                         true
                     }
                     _ => false,
-                },
-                (_, None) => false,
-                ("BANGO_TT", Some(f)) => {
-                    p.tt = f;
-                    true
                 }
-                ("BANGO_PVS", Some(f)) => {
-                    p.pvs = f;
-                    true
-                }
-                ("BANGO_ASPIRATION", Some(f)) => {
-                    p.aspiration = f;
-                    true
-                }
-                ("BANGO_LMR", Some(f)) => {
-                    p.lmr = f;
-                    true
-                }
-                ("BANGO_MCP", Some(f)) => {
-                    p.move_count_pruning = f;
-                    true
-                }
-                (_, Some(f)) => {
-                    p.threat_prune = f;
-                    true
-                }
+            } else {
+                let field = match name {
+                    "BANGO_TT" => &mut p.tt,
+                    "BANGO_PVS" => &mut p.pvs,
+                    "BANGO_ASPIRATION" => &mut p.aspiration,
+                    "BANGO_LMR" => &mut p.lmr,
+                    "BANGO_MCP" => &mut p.move_count_pruning,
+                    _ => &mut p.threat_prune,
+                };
+                flag.map(|f| *field = f).is_some()
             };
             if !ok {
                 eprintln!("bango: ignoring {name}={value:?} (not a valid setting)");
