@@ -252,6 +252,8 @@ pub struct RootHints {
     pub first: Vec<Pos>,
     /// Left out of the root, unless that would leave no move.
     pub skip: Vec<Pos>,
+    /// When not empty, the root keeps only these moves (unless none of them is generated).
+    pub only: Vec<Pos>,
 }
 
 /// One search thread's persistent state.
@@ -567,10 +569,14 @@ impl Run<'_, '_> {
         }
     }
 
-    /// Drops the skipped root moves (unless none would remain) and moves the hinted ones to the
-    /// front in hint order; everything else keeps its order.
+    /// Keeps only the `only` moves and drops the skipped ones (each unless no move would
+    /// remain), then moves the hinted ones to the front in hint order; everything else keeps
+    /// its order.
     fn apply_hints(&self, moves: &mut Vec<Move>) {
         let h = &self.hints;
+        if !h.only.is_empty() && moves.iter().any(|m| h.only.contains(&m.pos)) {
+            moves.retain(|m| h.only.contains(&m.pos));
+        }
         if !h.skip.is_empty() && moves.iter().any(|m| !h.skip.contains(&m.pos)) {
             moves.retain(|m| !h.skip.contains(&m.pos));
         }

@@ -14,6 +14,7 @@
 //! [`crate::tt::SMALL_BYTES`]) the first moves may search a smaller table, so a fixed-depth
 //! search is reproducible only once the table is in place (see [`AlphaBeta::with_table`]).
 
+use super::proofs::{RootProofs, Verdict};
 use super::{Algorithm, Request, Settings};
 use crate::board::{Board, Pos};
 use crate::book::play::Opening;
@@ -28,6 +29,7 @@ pub struct AlphaBeta {
     table: SharedTable,
     smp: LazySmp,
     opening: Opening,
+    proofs: RootProofs,
 }
 
 impl Default for AlphaBeta {
@@ -51,6 +53,7 @@ impl AlphaBeta {
             table: SharedTable::new(bytes),
             smp,
             opening: Opening::from_env(),
+            proofs: RootProofs::default(),
         }
     }
 
@@ -60,6 +63,11 @@ impl AlphaBeta {
         let engine = AlphaBeta::build(params, bytes);
         engine.table.wait_idle();
         engine
+    }
+
+    /// The root proof searches (their mode, for tests and matches).
+    pub fn proofs_mut(&mut self) -> &mut RootProofs {
+        &mut self.proofs
     }
 
     /// The lazy SMP search (aggregation rule, test hooks).
@@ -86,9 +94,45 @@ impl Algorithm for AlphaBeta {
             (req.output)(&format!("book {p}"));
             return p;
         }
+        // Proofs next: a proved own win is played, a proved opponent VCF narrows the root to
+        // the moves that break it.
+        let plan = timeman::plan(&req.limits);
+        let mut hints = advice.hints;
+        match self
+            .proofs
+            .probe(req.board, req.rule, &plan, req.limits.started, req.stop)
+        {
+            Verdict::Vcf(line) => {
+                (req.output)(&format!(
+                    "vcf win in {} plies, playing {}",
+                    line.len(),
+                    line[0]
+                ));
+                return line[0];
+            }
+            Verdict::Vct(tree) => {
+                (req.output)(&format!(
+                    "vct win with {} threats, playing {}",
+                    tree.depth(),
+                    tree.attack
+                ));
+                return tree.attack;
+            }
+            Verdict::Defend { only, threat_plies } => {
+                if req.settings.show_detail {
+                    let moves: Vec<String> = only.iter().map(Pos::to_string).collect();
+                    (req.output)(&format!(
+                        "opponent vcf in {threat_plies} plies; breakers {}",
+                        moves.join(" ")
+                    ));
+                }
+                hints.only = only;
+            }
+            Verdict::Lost | Verdict::Nothing => {}
+        }
         // Normally already done at the new game; a thread count changed since costs the pool.
         self.smp.set_threads(req.settings.threads);
-        self.smp.set_root_hints(&advice.hints);
+        self.smp.set_root_hints(&hints);
         let tt = self.table.table();
         tt.new_search();
         let show = req.settings.show_detail;
@@ -104,7 +148,7 @@ impl Algorithm for AlphaBeta {
                 max_depth: req.limits.max_depth.unwrap_or(Caps::default().max_depth),
                 max_nodes: req.limits.max_nodes.unwrap_or(u64::MAX),
             },
-            plan: timeman::plan(&req.limits),
+            plan,
             stop: req.stop,
             output: &output,
         };
@@ -136,6 +180,7 @@ impl Algorithm for AlphaBeta {
         self.table.new_game();
         self.smp.set_threads(settings.threads);
         self.smp.clear();
+        self.proofs.clear();
     }
 }
 

@@ -14,6 +14,7 @@ use std::sync::atomic::AtomicBool;
 
 pub mod alphabeta;
 pub mod idle;
+pub mod proofs;
 pub mod random;
 
 /// Engine settings that outlive a single move (from `INFO` and the environment).

@@ -99,6 +99,7 @@ impl Builder {
         self.worker.root_hints = RootHints {
             first: Vec::new(),
             skip: skip.to_vec(),
+            only: Vec::new(),
         };
         let now = Instant::now();
         let shared = Shared {

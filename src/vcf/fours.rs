@@ -572,7 +572,15 @@ pub fn vcf_breakers(
         };
     };
     let side = board.side_to_move();
-    let cands = line_region(board, line);
+    let mut cands = line_region(board, line);
+    // My own fours anywhere: the opponent must answer them first, and one of them may start
+    // a win of mine that this search did not look for.
+    let mine = threats::scan(board, &solver.windows, me).a_four;
+    for q in mine.iter() {
+        if !cands.contains(&q) {
+            cands.push(q);
+        }
+    }
     let mut moves = Vec::new();
     let mut unknown = Vec::new();
     for q in cands {
