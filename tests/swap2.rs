@@ -103,3 +103,55 @@ fn swap2_five_stones_with_a_black_four_takes_black() {
     assert_eq!(line, "SWAP");
     b.send("END");
 }
+
+/// The next line that is not `MESSAGE` or `DEBUG`.
+fn reply(b: &mut Brain) -> String {
+    loop {
+        let l = b.recv();
+        if !l.starts_with("MESSAGE ") && !l.starts_with("DEBUG ") {
+            return l;
+        }
+    }
+}
+
+/// Sends the `SWAP1BOARD` extension with `stones` and returns the answer line.
+fn swap1(b: &mut Brain, stones: &[(usize, usize)]) -> (String, Duration) {
+    let t0 = Instant::now();
+    b.send("SWAP1BOARD");
+    for (x, y) in stones {
+        b.send(&format!("{x},{y}"));
+    }
+    b.send("DONE");
+    (reply(b), t0.elapsed())
+}
+
+#[test]
+fn swap1_takes_the_better_colour_and_play_goes_on() {
+    let mut b = brain();
+    // Black's two stones side by side at the centre, white's far away: black is better.
+    let (line, took) = swap1(&mut b, &[(7, 7), (0, 14), (8, 7)]);
+    assert!(in_time(took), "{took:?}");
+    assert_eq!(line, "SWAP");
+    // We are black now: white plays, we answer with a legal black move.
+    b.send("TURN 6,8");
+    let m = parse_move(&reply(&mut b)).expect("a move");
+    check_new(&[(7, 7), (0, 14), (8, 7), (6, 8)], &[m]);
+
+    // Black's stones in two corners and white's at the centre: white is better, so we take
+    // white and play its next stone at once.
+    b.send("RESTART");
+    b.expect("OK");
+    let opening = [(0, 0), (7, 7), (14, 14)];
+    let (line, took) = swap1(&mut b, &opening);
+    assert!(in_time(took), "{took:?}");
+    let m = moves(&line);
+    assert_eq!(m.len(), 1, "{line}");
+    check_new(&opening, &m);
+
+    // Malformed: Swap1 needs exactly three stones; the session stays usable.
+    let (line, _) = swap1(&mut b, &[(7, 7)]);
+    assert!(line.starts_with("ERROR SWAP1BOARD"), "{line}");
+    b.send("ABOUT");
+    assert!(reply(&mut b).contains("name="));
+    b.send("END");
+}

@@ -156,6 +156,25 @@ impl Algorithm for AlphaBeta {
     }
 
     fn swap2(&mut self, req: &Request<'_>) -> Option<Swap2Reply> {
+        self.swap_decision(req, false)
+    }
+
+    fn swap1(&mut self, req: &Request<'_>) -> Option<Swap2Reply> {
+        self.swap_decision(req, true)
+    }
+
+    fn new_game(&mut self, _size: usize, settings: &Settings) {
+        self.table.resize(AlphaBeta::table_bytes(settings));
+        self.table.new_game();
+        self.smp.set_threads(settings.threads);
+        self.smp.clear();
+        self.proofs.clear();
+    }
+}
+
+impl AlphaBeta {
+    /// Swap2 ([`swap2::decide`]) or Swap1 ([`swap2::choose_colour`] after three stones).
+    fn swap_decision(&mut self, req: &Request<'_>, swap1: bool) -> Option<Swap2Reply> {
         self.smp.set_threads(req.settings.threads);
         let tt = self.table.table();
         let (smp, rule, stop) = (&mut self.smp, req.rule, req.stop);
@@ -172,15 +191,15 @@ impl Algorithm for AlphaBeta {
             };
             smp.search(&tt, &job).best
         };
+        if swap1 {
+            if req.board.stone_count() != 3 {
+                return None;
+            }
+            let mut b = req.board.clone();
+            b.set_side_to_move(crate::board::Color::White);
+            return Some(swap2::choose_colour(&b, &req.limits, &mut search));
+        }
         swap2::decide(req.board, req.rule, &req.limits, &mut search)
-    }
-
-    fn new_game(&mut self, _size: usize, settings: &Settings) {
-        self.table.resize(AlphaBeta::table_bytes(settings));
-        self.table.new_game();
-        self.smp.set_threads(settings.threads);
-        self.smp.clear();
-        self.proofs.clear();
     }
 }
 

@@ -80,6 +80,14 @@ pub trait Algorithm: Send {
         let _ = req;
         None
     }
+
+    /// The Swap1 decision for `req.board` (three stones placed black first): `Swap` to take
+    /// black, or one white stone. `None` (the default) leaves it to the session's fallback
+    /// (take white and play).
+    fn swap1(&mut self, req: &Request<'_>) -> Option<crate::book::swap2::Swap2Reply> {
+        let _ = req;
+        None
+    }
 }
 
 /// The algorithm names the registry knows, default first.

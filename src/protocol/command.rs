@@ -105,6 +105,9 @@ pub enum Command {
     Play(Coord),
     /// `SWAP2BOARD` with its stones in move order.
     Swap2Board(Vec<Coord>),
+    /// `SWAP1BOARD` (a bango extension framed like `SWAP2BOARD`): three stones, answered by
+    /// `SWAP` (take black) or white's next stone.
+    Swap1Board(Vec<Coord>),
     /// `YXSTOP`.
     YxStop,
     /// `YXSHOWFORBID`.
@@ -128,6 +131,7 @@ impl Command {
                 | Command::Turn(_)
                 | Command::Board(BoardKind::Board, _)
                 | Command::Swap2Board(_)
+                | Command::Swap1Board(_)
         )
     }
 }
@@ -147,6 +151,7 @@ const WORDS: &[&str] = &[
     "TAKEBACK",
     "PLAY",
     "SWAP2BOARD",
+    "SWAP1BOARD",
     "YXSTOP",
     "YXSHOWFORBID",
     "YXHASHCLEAR",
@@ -161,6 +166,7 @@ enum Body {
         error: Option<String>,
     },
     Swap2 {
+        swap1: bool,
         stones: Vec<Coord>,
         error: Option<String>,
     },
@@ -209,7 +215,7 @@ impl Parser {
                     error.get_or_insert(e);
                 }
             },
-            Body::Swap2 { stones, error } => match parse_coord(line) {
+            Body::Swap2 { stones, error, .. } => match parse_coord(line) {
                 Ok(c) => stones.push(c),
                 Err(e) => {
                     error.get_or_insert(e);
@@ -243,6 +249,7 @@ impl Parser {
                 ..
             }) => "BOARD",
             Some(Body::Board { .. }) => "YXBOARD",
+            Some(Body::Swap2 { swap1: true, .. }) => "SWAP1BOARD",
             Some(Body::Swap2 { .. }) => "SWAP2BOARD",
             None => "body",
         };
@@ -258,9 +265,15 @@ fn finish(body: Body) -> Command {
             error: None,
         } => Command::Board(kind, stones),
         Body::Swap2 {
+            swap1: false,
             stones,
             error: None,
         } => Command::Swap2Board(stones),
+        Body::Swap2 {
+            swap1: true,
+            stones,
+            error: None,
+        } => Command::Swap1Board(stones),
         Body::Board {
             kind,
             error: Some(e),
@@ -273,8 +286,13 @@ fn finish(body: Body) -> Command {
             };
             Command::Error(format!("{name}: {e}; position unchanged"))
         }
-        Body::Swap2 { error: Some(e), .. } => {
-            Command::Error(format!("SWAP2BOARD: {e}; position unchanged"))
+        Body::Swap2 {
+            swap1,
+            error: Some(e),
+            ..
+        } => {
+            let name = if swap1 { "SWAP1BOARD" } else { "SWAP2BOARD" };
+            Command::Error(format!("{name}: {e}; position unchanged"))
         }
     }
 }
@@ -329,11 +347,12 @@ fn parse_single(line: &str, body: &mut Option<Body>) -> Option<Command> {
             });
             return None;
         }
-        "SWAP2BOARD" => {
+        "SWAP2BOARD" | "SWAP1BOARD" => {
             if !rest.is_empty() {
-                return Some(Command::Error("SWAP2BOARD takes no arguments".into()));
+                return Some(Command::Error(format!("{upper} takes no arguments")));
             }
             *body = Some(Body::Swap2 {
+                swap1: upper == "SWAP1BOARD",
                 stones: Vec::new(),
                 error: None,
             });

@@ -181,7 +181,10 @@ fn read_loop<R: Read>(input: R, tx: Sender<Incoming>, shared: &Shared) {
             body_started = now;
         }
         for cmd in cmds {
-            let multi_line = matches!(cmd, Command::Board(..) | Command::Swap2Board(_));
+            let multi_line = matches!(
+                cmd,
+                Command::Board(..) | Command::Swap2Board(_) | Command::Swap1Board(_)
+            );
             let at = if multi_line { body_started } else { now };
             if !send(cmd, at) {
                 return;

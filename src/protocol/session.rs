@@ -109,7 +109,8 @@ impl Session {
             Command::Board(kind, stones) => self.set_board(kind, &stones, started, stop, out),
             Command::Takeback(c) => self.takeback(c).map(|_| out("OK")),
             Command::Play(c) => self.play(c).map(|p| out(&p.to_string())),
-            Command::Swap2Board(stones) => self.swap2(&stones, started, stop, out),
+            Command::Swap2Board(stones) => self.swap2(&stones, false, started, stop, out),
+            Command::Swap1Board(stones) => self.swap2(&stones, true, started, stop, out),
             Command::Info(info) => self.info(info),
             Command::About => {
                 out(&about(self.algo.name()));
@@ -234,18 +235,27 @@ impl Session {
         Ok(())
     }
 
+    /// `SWAP2BOARD` (0, 3 or 5 stones) or, with `swap1`, `SWAP1BOARD` (3 stones).
     fn swap2(
         &mut self,
         stones: &[Coord],
+        swap1: bool,
         started: Instant,
         stop: &AtomicBool,
         out: Sink<'_>,
     ) -> Result<(), String> {
+        let name = if swap1 { "SWAP1BOARD" } else { "SWAP2BOARD" };
         let size = self.current()?.size();
         let mut board = Board::new(size);
         for &c in stones {
-            let p = empty_point(&board, c).map_err(|e| format!("SWAP2BOARD: {e}"))?;
+            let p = empty_point(&board, c).map_err(|e| format!("{name}: {e}"))?;
             board.play(p).expect("checked empty");
+        }
+        if swap1 && stones.len() != 3 {
+            return Err(format!(
+                "SWAP1BOARD with {} stones (expected 3)",
+                stones.len()
+            ));
         }
         if !matches!(stones.len(), 0 | 3 | 5) {
             return Err(format!(
@@ -253,7 +263,7 @@ impl Session {
                 stones.len()
             ));
         }
-        if self.algo_swap2(&board, started, stop, out) {
+        if self.algo_swap2(&board, swap1, started, stop, out) {
             return Ok(());
         }
         match stones.len() {
@@ -286,6 +296,7 @@ impl Session {
     fn algo_swap2(
         &mut self,
         board: &Board,
+        swap1: bool,
         started: Instant,
         stop: &AtomicBool,
         out: Sink<'_>,
@@ -310,14 +321,21 @@ impl Session {
             output: &emit,
         };
         let algo = &mut self.algo;
-        let reply = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| algo.swap2(&req)));
+        let reply = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            if swap1 {
+                algo.swap1(&req)
+            } else {
+                algo.swap2(&req)
+            }
+        }));
         let Ok(Some(reply)) = reply else { return false };
         let n = board.stone_count();
         let mut b = board.clone();
         let (text, me) = match reply {
             Swap2Reply::Swap if n > 0 => ("SWAP".to_string(), Some(Color::Black)),
             Swap2Reply::Moves(moves)
-                if matches!((n, moves.len()), (0, 3) | (3, 1 | 2) | (5, 1)) =>
+                if matches!((n, moves.len()), (0, 3) | (3, 1 | 2) | (5, 1))
+                    && !(swap1 && moves.len() != 1) =>
             {
                 for &p in &moves {
                     let mover = b.side_to_move();
