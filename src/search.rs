@@ -499,6 +499,10 @@ impl Run<'_, '_> {
             return result;
         }
         let mut prev = 0;
+        // The static evaluation favours the side to move at the leaves, so scores alternate
+        // between odd and even depths: the aspiration window is centred on the last score of
+        // the same parity when there is one.
+        let mut by_parity = [None; 2];
         let last = max_depth.min((MAX_PLY / 2) as u32) as i32;
         for depth in 1..=last {
             if depth > 1 && depth < last && skips(worker, depth) {
@@ -509,11 +513,13 @@ impl Run<'_, '_> {
                     *v /= 2;
                 }
             }
-            let score = self.aspiration(depth, prev);
+            let centre = by_parity[(depth % 2) as usize].unwrap_or(prev);
+            let score = self.aspiration(depth, centre);
             if self.aborted {
                 break;
             }
             prev = score;
+            by_parity[(depth % 2) as usize] = Some(score);
             let best = &self.root[0];
             result = SearchResult {
                 best: best.pos,
