@@ -66,6 +66,13 @@ impl<'a> Budget<'a> {
         if nodes % 256 != 0 {
             return false;
         }
+        self.expired()
+    }
+
+    /// Whether the deadline has passed or the stop flag is up (read now, whatever the count:
+    /// for searches whose nodes are too costly to wait 256 of them).
+    #[inline]
+    pub fn expired(&self) -> bool {
         self.deadline.is_some_and(|d| Instant::now() >= d)
             || self.stop.is_some_and(|s| s.load(Ordering::Relaxed))
     }
