@@ -19,18 +19,22 @@ fn brain() -> Brain {
 /// Sends SWAP2BOARD with `stones` and returns the answer line (MESSAGE lines skipped) and how
 /// long it took.
 fn swap2(b: &mut Brain, stones: &[(usize, usize)]) -> (String, Duration) {
+    swap_board(b, "SWAP2BOARD", stones)
+}
+
+/// Sends the `SWAP1BOARD` extension with `stones`; as [`swap2`].
+fn swap1(b: &mut Brain, stones: &[(usize, usize)]) -> (String, Duration) {
+    swap_board(b, "SWAP1BOARD", stones)
+}
+
+fn swap_board(b: &mut Brain, word: &str, stones: &[(usize, usize)]) -> (String, Duration) {
     let t0 = Instant::now();
-    b.send("SWAP2BOARD");
+    b.send(word);
     for (x, y) in stones {
         b.send(&format!("{x},{y}"));
     }
     b.send("DONE");
-    loop {
-        let l = b.recv();
-        if !l.starts_with("MESSAGE ") && !l.starts_with("DEBUG ") {
-            return (l, t0.elapsed());
-        }
-    }
+    (reply(b), t0.elapsed())
 }
 
 fn moves(line: &str) -> Vec<(usize, usize)> {
@@ -112,17 +116,6 @@ fn reply(b: &mut Brain) -> String {
             return l;
         }
     }
-}
-
-/// Sends the `SWAP1BOARD` extension with `stones` and returns the answer line.
-fn swap1(b: &mut Brain, stones: &[(usize, usize)]) -> (String, Duration) {
-    let t0 = Instant::now();
-    b.send("SWAP1BOARD");
-    for (x, y) in stones {
-        b.send(&format!("{x},{y}"));
-    }
-    b.send("DONE");
-    (reply(b), t0.elapsed())
 }
 
 #[test]

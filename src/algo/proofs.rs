@@ -240,6 +240,12 @@ mod tests {
         b
     }
 
+    /// The verdict of fresh solvers in `mode` for `b` (freestyle), under `plan` from now.
+    fn probe(mode: ProofMode, b: &Board, plan: &Plan) -> Verdict {
+        let stop = AtomicBool::new(false);
+        RootProofs::new(mode).probe(b, Rule::Freestyle, plan, Instant::now(), &stop)
+    }
+
     // Black to move has a four-three by fours: (3,3)... see the VCF solver's own test.
     const FOUR_THREE: &str = "\
         . . . . . . . . . . .\n\
@@ -265,14 +271,7 @@ mod tests {
     #[test]
     fn own_vcf_is_played() {
         let b = board(FOUR_THREE, Color::Black);
-        let stop = AtomicBool::new(false);
-        let v = RootProofs::new(ProofMode::Vcf).probe(
-            &b,
-            Rule::Freestyle,
-            &plan_none(),
-            Instant::now(),
-            &stop,
-        );
+        let v = probe(ProofMode::Vcf, &b, &plan_none());
         let Verdict::Vcf(line) = v else {
             panic!("expected a VCF, got {v:?}")
         };
@@ -285,14 +284,7 @@ mod tests {
         // White to move; black threatens the same VCF: every allowed move must leave black
         // without a VCF, and a move far away must not be allowed.
         let b = board(FOUR_THREE, Color::White);
-        let stop = AtomicBool::new(false);
-        let v = RootProofs::new(ProofMode::Vcf).probe(
-            &b,
-            Rule::Freestyle,
-            &plan_none(),
-            Instant::now(),
-            &stop,
-        );
+        let v = probe(ProofMode::Vcf, &b, &plan_none());
         let Verdict::Defend { only, threat_plies } = v else {
             panic!("expected a defence, got {v:?}")
         };
@@ -336,27 +328,19 @@ mod tests {
             . . . . . . .\n",
             Color::White,
         );
-        let stop = AtomicBool::new(false);
-        let mut p = RootProofs::new(ProofMode::Vct);
-        let now = Instant::now();
         assert_eq!(
-            p.probe(&quiet, Rule::Freestyle, &plan_none(), now, &stop),
+            probe(ProofMode::Vct, &quiet, &plan_none()),
             Verdict::Nothing
         );
         let win = board(FOUR_THREE, Color::Black);
-        assert_eq!(
-            RootProofs::new(ProofMode::Off).probe(&win, Rule::Freestyle, &plan_none(), now, &stop),
-            Verdict::Nothing
-        );
+        assert_eq!(probe(ProofMode::Off, &win, &plan_none()), Verdict::Nothing);
+        let now = Instant::now();
         let instant = Plan {
             instant: true,
             budget: Some(Duration::ZERO),
             soft: Some(now),
             hard: Some(now),
         };
-        assert_eq!(
-            RootProofs::new(ProofMode::Vct).probe(&win, Rule::Freestyle, &instant, now, &stop),
-            Verdict::Nothing
-        );
+        assert_eq!(probe(ProofMode::Vct, &win, &instant), Verdict::Nothing);
     }
 }
