@@ -246,19 +246,7 @@ mod tests {
         RootProofs::new(mode).probe(b, Rule::Freestyle, plan, Instant::now(), &stop)
     }
 
-    // Black to move has a four-three by fours: (3,3)... see the VCF solver's own test.
-    const FOUR_THREE: &str = "\
-        . . . . . . . . . . .\n\
-        . . . . . . . . . . .\n\
-        . . . . . . . . . . .\n\
-        . . . X . . . . . . .\n\
-        . . . X . . . . . . .\n\
-        . . . X . . . . . . .\n\
-        . . . . . . . . . . .\n\
-        . . . . X X X . . . .\n\
-        . . . . . . . . . . O\n\
-        . . . . . . . . O . O\n\
-        . . . . . . . . . O O\n";
+    use crate::vcf::fours::FOUR_THREE_PICTURE as FOUR_THREE;
 
     #[test]
     fn modes_parse() {

@@ -291,6 +291,17 @@ impl Session {
         }
     }
 
+    /// This move's limits: the clock from `started`, the time control and the depth and node
+    /// caps the manager set.
+    fn limits(&self, started: Instant) -> Limits {
+        Limits {
+            started,
+            time: self.time,
+            max_depth: self.max_depth,
+            max_nodes: self.max_nodes,
+        }
+    }
+
     /// Asks the algorithm for its Swap2 answer to `board` and, when it gives a legal one, prints
     /// and applies it (true). False leaves the answer to the fallback.
     fn algo_swap2(
@@ -310,12 +321,7 @@ impl Session {
         let req = Request {
             board,
             rule: self.rule,
-            limits: Limits {
-                started,
-                time: self.time,
-                max_depth: self.max_depth,
-                max_nodes: self.max_nodes,
-            },
+            limits: self.limits(started),
             settings: &self.settings,
             stop,
             output: &emit,
@@ -439,6 +445,7 @@ impl Session {
     fn think(&mut self, started: Instant, stop: &AtomicBool, out: Sink<'_>) -> Result<Pos, String> {
         let me = self.me.expect("colour set before thinking");
         let rule = self.rule;
+        let limits = self.limits(started);
         let board = self
             .board
             .as_mut()
@@ -456,12 +463,7 @@ impl Session {
         let req = Request {
             board,
             rule,
-            limits: Limits {
-                started,
-                time: self.time,
-                max_depth: self.max_depth,
-                max_nodes: self.max_nodes,
-            },
+            limits,
             settings: &self.settings,
             stop,
             output: &emit,

@@ -643,6 +643,23 @@ pub(crate) fn line_region(board: &Board, line: &[Pos]) -> Vec<Pos> {
     out
 }
 
+/// Test position: black's open three in a column and open three in a row give black (to move) a
+/// VCF; white's scattered stones give white none. Shared by the solver's and the root proofs'
+/// tests.
+#[cfg(test)]
+pub(crate) const FOUR_THREE_PICTURE: &str = "\
+    . . . . . . . . . . .\n\
+    . . . . . . . . . . .\n\
+    . . . . . . . . . . .\n\
+    . . . X . . . . . . .\n\
+    . . . X . . . . . . .\n\
+    . . . X . . . . . . .\n\
+    . . . . . . . . . . .\n\
+    . . . . X X X . . . .\n\
+    . . . . . . . . . . O\n\
+    . . . . . . . . O . O\n\
+    . . . . . . . . . O O\n";
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -655,19 +672,7 @@ mod tests {
     fn simple_four_three_and_no_win() {
         // Black: a three on row 7 and a three on column 3 meeting at (3,7)... a four then a
         // four-three wins; with a white stone blocking the vertical, no VCF is left.
-        let pic = "\
-            . . . . . . . . . . .\n\
-            . . . . . . . . . . .\n\
-            . . . . . . . . . . .\n\
-            . . . X . . . . . . .\n\
-            . . . X . . . . . . .\n\
-            . . . X . . . . . . .\n\
-            . . . . . . . . . . .\n\
-            . . . . X X X . . . .\n\
-            . . . . . . . . . . O\n\
-            . . . . . . . . O . O\n\
-            . . . . . . . . . O O\n";
-        let mut b = board(pic);
+        let mut b = board(FOUR_THREE_PICTURE);
         b.set_side_to_move(Color::Black);
         let p = find_vcf(&mut b, Rule::Freestyle, Color::Black, &Budget::unlimited());
         let Proof::Win(line) = p else {
