@@ -90,7 +90,7 @@ fn hammer<S: Slot + 'static>(long: Option<Duration>) {
                         let depth = ((r >> 32) % 64) as i16;
                         let (bound, score, best) = fields(k, depth);
                         let i = match tt.try_store(k, depth, bound, score, best) {
-                            StoreOutcome::Stored => 2,
+                            StoreOutcome::Stored | StoreOutcome::Unchanged => 2,
                             StoreOutcome::KeptDeeper => 3,
                             StoreOutcome::GaveUp => 4,
                         };

@@ -106,6 +106,9 @@ pub struct TtEntry {
 pub enum StoreOutcome {
     /// The entry is in the table.
     Stored,
+    /// The table already held exactly this entry, so nothing was written (with several
+    /// workers the same node is often stored twice, and a write is the table's costly step).
+    Unchanged,
     /// A deeper entry of the same position from this search was kept instead.
     KeptDeeper,
     /// Lost the race [`STORE_ATTEMPTS`] times (or the slot stayed busy); the entry was dropped.
@@ -219,6 +222,9 @@ impl<S: Slot> TranspositionTable<S> {
                 crate::sync::busy_wait();
                 continue;
             };
+            if e0 == Some(new) || e1 == Some(new) {
+                return StoreOutcome::Unchanged;
+            }
             let swapped = match choose_way(&[e0, e1], &new) {
                 None => return StoreOutcome::KeptDeeper,
                 Some(0) => {
@@ -367,7 +373,7 @@ mod tests {
             assert_eq!(tt.store(key(1), 5), StoreOutcome::Stored);
             assert_eq!(tt.store(key(1), 4), StoreOutcome::KeptDeeper);
             assert_eq!(tt.probe(key(1)).unwrap().score, 50);
-            assert_eq!(tt.store(key(1), 5), StoreOutcome::Stored);
+            assert_eq!(tt.store(key(1), 5), StoreOutcome::Unchanged);
             assert_eq!(tt.store(key(1), 7), StoreOutcome::Stored);
             assert_eq!(tt.probe(key(1)).unwrap().depth, 7);
             // The same key is updated in place, not duplicated: the other way stays free.
@@ -375,6 +381,26 @@ mod tests {
             assert_eq!(tt.probe(key(1)).unwrap().depth, 7);
             assert_eq!(tt.probe(key(2)).unwrap().depth, 1);
         });
+    }
+
+    #[test]
+    fn an_identical_entry_is_not_written_again() {
+        let tt = TranspositionTable::new(1 << 16);
+        let k = 0x77;
+        let store = |bound, score| tt.try_store(k, 4, bound, score, Some(Pos::new(1, 2)));
+        assert_eq!(store(Bound::Exact, 5), StoreOutcome::Stored);
+        assert_eq!(store(Bound::Exact, 5), StoreOutcome::Unchanged);
+        // Any field that differs is written.
+        assert_eq!(store(Bound::Lower, 5), StoreOutcome::Stored);
+        assert_eq!(store(Bound::Lower, 6), StoreOutcome::Stored);
+        assert_eq!(tt.probe(k).unwrap().score, 6);
+        tt.new_search();
+        assert_eq!(
+            store(Bound::Lower, 6),
+            StoreOutcome::Stored,
+            "age not refreshed"
+        );
+        assert_eq!(tt.probe(k).unwrap().age, 1);
     }
 
     #[test]
