@@ -7,8 +7,9 @@
 //!   and, since wall time on a loaded machine says little about parallel speed-up, the CPU time
 //!   the process used (Linux `/proc/self/stat`), nodes per CPU second (the cost of sharing) and
 //!   the CPU time per worker relative to N = 1 (the time ratio N otherwise idle cores would give);
-//!   `BANGO_SMP_BENCH_DEPTH` (default 7), `BANGO_SMP_BENCH_POSITIONS` (default 6) and
-//!   `BANGO_SMP_BENCH_ROUNDS` (default 3) set its size;
+//!   `BANGO_SMP_BENCH_DEPTH` (default 7), `BANGO_SMP_BENCH_POSITIONS` (default 6),
+//!   `BANGO_SMP_BENCH_ROUNDS` (default 3) and `BANGO_SMP_BENCH_HASH_MIB` (default: the brain's
+//!   table size) set its size; times count the searches only, not the tables' set-up;
 //! - a criterion group `smp/time_to_depth6/{1,2,4}` on the same positions at depth 6.
 
 use bango::bench::{positions, BenchPosition};
@@ -16,12 +17,10 @@ use bango::rules::Rule;
 use bango::search::{Caps, Params};
 use bango::smp::{Job, LazySmp};
 use bango::timeman::Plan;
-use bango::tt::TranspositionTable;
+use bango::tt::{TranspositionTable, DEFAULT_BYTES};
 use criterion::{BenchmarkId, Criterion};
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
-
-const HASH_BYTES: usize = 16 << 20;
 
 fn env(name: &str, default: usize) -> usize {
     std::env::var(name)
@@ -39,9 +38,17 @@ fn set(count: usize) -> Vec<BenchPosition> {
         .collect()
 }
 
+/// The table size: `BANGO_SMP_BENCH_HASH_MIB`, by default the brain's own default size (a small
+/// table churns, and churn hurts N > 1 more, since N workers store N times as much).
+fn hash_bytes() -> usize {
+    env("BANGO_SMP_BENCH_HASH_MIB", DEFAULT_BYTES >> 20) << 20
+}
+
 /// Searches every position to `depth` with `threads` workers; returns (nodes, depth reached
-/// summed over positions).
-fn run(set: &[BenchPosition], threads: usize, depth: u32) -> (u64, u32) {
+/// summed over positions, time inside the searches). Each position gets a fresh table and fresh
+/// workers, made and dropped outside the timed part: allocating and freeing a table of millions
+/// of slots is set-up, the same for every N, and would pull the ratios towards 1.
+fn run(set: &[BenchPosition], threads: usize, depth: u32) -> (u64, u32, Duration) {
     let stop = AtomicBool::new(false);
     let plan = Plan {
         instant: false,
@@ -49,9 +56,9 @@ fn run(set: &[BenchPosition], threads: usize, depth: u32) -> (u64, u32) {
         soft: None,
         hard: None,
     };
-    let (mut nodes, mut depths) = (0, 0);
+    let (mut nodes, mut depths, mut searching) = (0, 0, Duration::ZERO);
     for bp in set {
-        let tt = TranspositionTable::new(HASH_BYTES);
+        let tt = TranspositionTable::new(hash_bytes());
         let mut smp = LazySmp::new(threads, Params::default());
         let job = Job {
             board: &bp.board,
@@ -64,11 +71,13 @@ fn run(set: &[BenchPosition], threads: usize, depth: u32) -> (u64, u32) {
             stop: &stop,
             output: &|_| {},
         };
+        let t = Instant::now();
         let r = smp.search(&tt, &job);
+        searching += t.elapsed();
         nodes += r.best.nodes;
         depths += r.best.depth;
     }
-    (nodes, depths)
+    (nodes, depths, searching)
 }
 
 /// CPU seconds used by this process so far, all threads (exited ones included); Linux only.
@@ -96,10 +105,9 @@ fn interleaved() {
     let mut cpu = vec![0f64; counts.len()];
     for _ in 0..rounds {
         for (k, &n) in counts.iter().enumerate() {
-            let t = Instant::now();
             let c = cpu_seconds();
-            let (sum, depths) = run(&set, n, depth);
-            times[k].push(t.elapsed());
+            let (sum, depths, searching) = run(&set, n, depth);
+            times[k].push(searching);
             if let (Some(a), Some(b)) = (c, cpu_seconds()) {
                 cpu[k] += b - a;
             }
@@ -143,7 +151,7 @@ fn main() {
     let mut group = c.benchmark_group("smp");
     for n in [1usize, 2, 4] {
         group.bench_with_input(BenchmarkId::new("time_to_depth6", n), &n, |b, &n| {
-            b.iter(|| run(&set, n, 6))
+            b.iter_custom(|iters| (0..iters).map(|_| run(&set, n, 6).2).sum())
         });
     }
     group.finish();
