@@ -3,7 +3,8 @@
 //!
 //! The signature is the gate for search changes, as in chess engines: a refactor must leave it
 //! unchanged; a change that moves it must be judged by games. It depends only on the positions,
-//! the depth, the table size and the code, never on the machine or the clock.
+//! the depth, the table size, the code and the `BANGO_*` search switches ([`Params::from_env`],
+//! so that a switch's cost can be measured), never on the machine or the clock.
 //!
 //! The speed printed (`nps`) counts the time inside the searches only: each position gets a
 //! fresh table, and allocating and dropping it is set-up, not search.
@@ -98,7 +99,7 @@ pub fn run(set: &[BenchPosition], depth: u32, hash_mib: usize, verbose: bool) ->
     let mut search_us = 0;
     for bp in set {
         let tt = TranspositionTable::new(hash_mib << 20);
-        let mut worker = Worker::new(0, Params::default());
+        let mut worker = Worker::new(0, Params::from_env());
         let shared = Shared {
             tt: &tt,
             stop: &stop,
@@ -178,7 +179,7 @@ pub fn timed(bp: &BenchPosition, ms: u64, hash_mib: usize) -> TimedReport {
             }
         }
     };
-    let r = Worker::new(0, Params::default()).search(
+    let r = Worker::new(0, Params::from_env()).search(
         &shared,
         &bp.board,
         bp.rule,
