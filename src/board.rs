@@ -405,6 +405,18 @@ impl Board {
         self.side_to_move
     }
 
+    /// Makes this board a copy of `other`, reusing this board's allocations (a search's
+    /// scratch copy, refreshed at many nodes).
+    pub fn copy_from(&mut self, other: &Board) {
+        self.size = other.size;
+        *self.cells = *other.cells;
+        self.stones = other.stones;
+        self.key = other.key;
+        self.side_to_move = other.side_to_move;
+        self.history.clear();
+        self.history.extend_from_slice(&other.history);
+    }
+
     /// Sets the side to move (for positions set up out of move order), keeping the key in step.
     pub fn set_side_to_move(&mut self, c: Color) {
         if c != self.side_to_move {

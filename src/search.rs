@@ -30,6 +30,7 @@ use crate::pattern::Threat;
 use crate::rules::Rule;
 use crate::timeman::Plan;
 use crate::tt::{Bound, TranspositionTable};
+use crate::vcf::{Budget, Proof, VcfSolver};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
@@ -59,6 +60,12 @@ pub mod tune {
     pub const REDUCIBLE_RANK: u8 = 3;
     /// Own fours the quiescence search may play in a row.
     pub const QSEARCH_FOURS: i32 = 2;
+    /// Node budget of the VCF proof search at a quiescence entry (0: none).
+    pub const HORIZON_VCF_NODES: u32 = 0;
+    /// The horizon VCF runs only when the mover has at least this many cells that make a four.
+    pub const HORIZON_VCF_MIN_FOURS: u16 = 2;
+    /// The horizon VCF solver's refutation table is emptied when it holds more entries.
+    pub const HORIZON_VCF_TABLE: usize = 1 << 16;
 
     /// The reduction of a late quiet move, growing with depth and lateness (the usual
     /// log-log shape), at least one ply.
@@ -97,6 +104,8 @@ pub struct Params {
     pub threat_prune: bool,
     /// Own fours the quiescence search may play in a row (changes values).
     pub qsearch_fours: i32,
+    /// Node budget of a VCF proof search at each quiescence entry, 0 for none (changes values).
+    pub horizon_vcf: u32,
     /// Evaluate every leaf from scratch instead of incrementally (a slow oracle for tests).
     pub full_eval: bool,
 }
@@ -112,12 +121,13 @@ impl Default for Params {
             threat_prune: true,
             full_eval: false,
             qsearch_fours: tune::QSEARCH_FOURS,
+            horizon_vcf: tune::HORIZON_VCF_NODES,
         }
     }
 }
 
 /// The environment variables read by [`Params::from_env`], with the switch each sets.
-pub const PARAM_VARS: [&str; 7] = [
+pub const PARAM_VARS: [&str; 8] = [
     "BANGO_TT",
     "BANGO_PVS",
     "BANGO_ASPIRATION",
@@ -125,13 +135,15 @@ pub const PARAM_VARS: [&str; 7] = [
     "BANGO_MCP",
     "BANGO_THREAT_PRUNE",
     "BANGO_QSEARCH_FOURS",
+    "BANGO_HORIZON_VCF",
 ];
 
 impl Params {
     /// The defaults with any switch overridden by the environment (for self-play judgement of
     /// one feature at a time): `BANGO_TT`, `BANGO_PVS`, `BANGO_ASPIRATION`, `BANGO_LMR`,
     /// `BANGO_MCP` (move-count pruning), `BANGO_THREAT_PRUNE` take `0`/`1` (also
-    /// `off`/`on`, `false`/`true`); `BANGO_QSEARCH_FOURS` a number. A value that does not parse
+    /// `off`/`on`, `false`/`true`); `BANGO_QSEARCH_FOURS` and `BANGO_HORIZON_VCF` (nodes) a
+    /// number. A value that does not parse
     /// is reported on stderr and ignored.
     pub fn from_env() -> Params {
         Params::from_vars(|name| std::env::var(name).ok())
@@ -156,6 +168,8 @@ impl Params {
                     }
                     _ => false,
                 }
+            } else if name == "BANGO_HORIZON_VCF" {
+                v.parse::<u32>().map(|n| p.horizon_vcf = n).is_ok()
             } else {
                 let field = match name {
                     "BANGO_TT" => &mut p.tt,
@@ -179,6 +193,7 @@ impl Params {
         Params {
             lmr: false,
             move_count_pruning: false,
+            horizon_vcf: 0,
             ..Params::default()
         }
     }
@@ -264,6 +279,8 @@ pub struct Worker {
     /// Hints for the next search only: [`Worker::search`] takes (and so clears) them.
     pub root_hints: RootHints,
     history: Vec<[i32; CELLS]>,
+    vcf: VcfSolver,
+    scratch: Board,
 }
 
 impl Worker {
@@ -274,6 +291,8 @@ impl Worker {
             params,
             root_hints: RootHints::default(),
             history: vec![[0; CELLS]; 2],
+            vcf: VcfSolver::new(),
+            scratch: Board::new(15),
         }
     }
 
@@ -309,6 +328,9 @@ impl Worker {
         progress: &dyn Progress,
     ) -> SearchResult {
         let started = Instant::now();
+        // A fresh refutation table per search keeps one position's result independent of
+        // what was searched before it.
+        self.vcf.clear();
         let mut run = Run {
             pos: Position::new(board, rule),
             shared,
@@ -324,6 +346,8 @@ impl Worker {
             buffers: (0..MAX_PLY + 2).map(|_| Vec::with_capacity(64)).collect(),
             root: Vec::new(),
             hints: std::mem::take(&mut self.root_hints),
+            vcf: &mut self.vcf,
+            scratch: &mut self.scratch,
         };
         run.iterate(self.index, caps.max_depth, started, output)
     }
@@ -350,6 +374,8 @@ struct Run<'a, 's> {
     buffers: Vec<Vec<Move>>,
     root: Vec<RootMove>,
     hints: RootHints,
+    vcf: &'a mut VcfSolver,
+    scratch: &'a mut Board,
 }
 
 /// A win for the side to move with its winning stone `plies` moves from the root.
@@ -912,13 +938,59 @@ impl Run<'_, '_> {
         if stand >= beta || fours <= 0 {
             return stand;
         }
+        // Q5. At the quiescence entry, a VCF that the proof search finds within its small
+        // budget is a win: it follows chains of fours far longer than the steps below play.
+        if fours == self.params.qsearch_fours && self.params.horizon_vcf > 0 {
+            if let Some(plies) = self.horizon_vcf() {
+                return win_in(ply + plies);
+            }
+        }
         alpha = alpha.max(stand);
-        // Q5. Own fours: each forces a block, and chains of them can end in a four-three.
+        // Q6. Own fours: each forces a block, and chains of them can end in a four-three.
         let mut moves = std::mem::take(&mut self.buffers[ply]);
         movegen::fours(&mut self.pos, &mut moves);
         let best = self.qsearch_moves(&moves, alpha, beta, ply, fours - 1, stand);
         self.buffers[ply] = moves;
         best
+    }
+
+    /// A VCF of the side to move within [`Params::horizon_vcf`] solver nodes: the plies to its
+    /// winning five. Runs only when the mover has enough cells that make a four to start one.
+    fn horizon_vcf(&mut self) -> Option<usize> {
+        let me = self.pos.side_to_move();
+        let four_cells =
+            self.pos.rung_count(me, Threat::Four) + self.pos.rung_count(me, Threat::FourThree);
+        if four_cells < tune::HORIZON_VCF_MIN_FOURS {
+            return None;
+        }
+        if self.vcf.table_len() > tune::HORIZON_VCF_TABLE {
+            self.vcf.forget();
+        }
+        self.scratch.copy_from(self.pos.board());
+        let budget = Budget {
+            deadline: self.shared.plan.hard,
+            stop: Some(self.shared.stop),
+            max_nodes: Some(self.vcf.nodes + self.params.horizon_vcf as u64),
+        };
+        let rule = self.pos.rule();
+        let proof = self.vcf.solve(self.scratch, rule, me, &budget);
+        // A proof search costs many search nodes' time, so the clock is read after each one
+        // rather than only every `POLL_NODES` search nodes.
+        if self.shared.plan.hard.is_some_and(|h| Instant::now() >= h) {
+            self.aborted = true;
+        }
+        let Proof::Win(line) = proof else {
+            return None;
+        };
+        // The line ends with the five, or with a four no legal move stops (five two plies on).
+        let (last, head) = line.split_last()?;
+        let mut c = me;
+        for &p in head {
+            self.scratch.put(p, c).ok()?;
+            c = c.opponent();
+        }
+        let five = crate::rules::is_win_at(self.scratch, *last, me, rule);
+        Some(line.len() + if five { 0 } else { 2 })
     }
 
     /// The move loop shared by the quiescence steps: searches `moves` with `fours` own fours
@@ -973,6 +1045,7 @@ mod tests {
             ("BANGO_MCP", "off"),
             ("BANGO_THREAT_PRUNE", "False"),
             ("BANGO_QSEARCH_FOURS", "3"),
+            ("BANGO_HORIZON_VCF", "250"),
             ("BANGO_TT", "1"),
         ]));
         assert_eq!(
@@ -982,6 +1055,7 @@ mod tests {
                 move_count_pruning: false,
                 threat_prune: false,
                 qsearch_fours: 3,
+                horizon_vcf: 250,
                 ..Params::default()
             }
         );
@@ -989,6 +1063,7 @@ mod tests {
         let p = Params::from_vars(vars(&[
             ("BANGO_PVS", "maybe"),
             ("BANGO_QSEARCH_FOURS", "-1"),
+            ("BANGO_HORIZON_VCF", "-5"),
         ]));
         assert_eq!(p, Params::default());
     }

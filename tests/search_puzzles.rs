@@ -74,3 +74,52 @@ fn vcf_suite_report() {
         println!("{rule}: first move among the answers {solved}/{n}, win proven {proven}/{n}");
     }
 }
+
+/// The VCF proof search at the quiescence entry sees chains of fours that the quiescence's own
+/// two fours do not. At depth 1 a win can only be claimed for a root move that makes a four:
+/// the opponent's quiescence must block it, and only then does the mover's quiescence (with its
+/// horizon VCF) start. So every claimed win must be a listed VCF first move, and more puzzles
+/// are proved with the horizon VCF than without.
+#[test]
+fn horizon_vcf_proves_long_chains_of_fours_at_depth_one() {
+    let puzzles = load("puzzles-vcf.txt", "freestyle", 61, 24);
+    let stop = AtomicBool::new(false);
+    let proved = |horizon_vcf: u32| {
+        let mut proved = 0;
+        for p in &puzzles {
+            let tt = TranspositionTable::new(4 << 20);
+            let shared = Shared {
+                tt: &tt,
+                stop: &stop,
+                plan: Plan {
+                    instant: false,
+                    budget: None,
+                    soft: None,
+                    hard: None,
+                },
+            };
+            let caps = Caps {
+                max_depth: 1,
+                ..Caps::default()
+            };
+            let params = Params {
+                horizon_vcf,
+                ..Params::default()
+            };
+            let b = p.board().unwrap();
+            let r = Worker::new(0, params).search(&shared, &b, p.rule, caps, &|_| {});
+            if r.score >= WIN_MIN {
+                assert!(p.answers.contains(&r.best), "{} not an answer", r.best);
+                proved += 1;
+            }
+        }
+        proved
+    };
+    let (with, without) = (proved(100_000), proved(0));
+    println!(
+        "depth 1: proved {with}/{} with the horizon VCF, {without} without",
+        puzzles.len()
+    );
+    assert!(with * 10 >= puzzles.len() * 9, "{with}/{}", puzzles.len());
+    assert!(without < with, "{without} without, {with} with");
+}

@@ -109,6 +109,18 @@ impl VcfSolver {
         self.nodes = 0;
     }
 
+    /// Forgets every stored refutation, keeping the node count (a caller that budgets by the
+    /// cumulative count keeps counting).
+    pub fn forget(&mut self) {
+        self.table.clear();
+    }
+
+    /// How many refutations the table holds (callers bound its memory with
+    /// [`VcfSolver::forget`]).
+    pub fn table_len(&self) -> usize {
+        self.table.len()
+    }
+
     fn prepare(&mut self, board: &Board, rule: Rule) {
         if self.windows.size() != board.size() {
             self.windows = Windows::new(board.size());
