@@ -143,8 +143,7 @@ impl Params {
     /// one feature at a time): `BANGO_TT`, `BANGO_PVS`, `BANGO_ASPIRATION`, `BANGO_LMR`,
     /// `BANGO_MCP` (move-count pruning), `BANGO_THREAT_PRUNE` take `0`/`1` (also
     /// `off`/`on`, `false`/`true`); `BANGO_QSEARCH_FOURS` and `BANGO_HORIZON_VCF` (nodes) a
-    /// number. A value that does not parse
-    /// is reported on stderr and ignored.
+    /// number. A value that does not parse is reported on stderr and ignored.
     pub fn from_env() -> Params {
         Params::from_vars(|name| std::env::var(name).ok())
     }
