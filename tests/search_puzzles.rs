@@ -5,7 +5,7 @@
 //! `cargo test --release --test search_puzzles -- --ignored --nocapture`.
 
 use bango::notation::{self, Puzzle};
-use bango::search::{Caps, Params, Shared, Worker, WIN_MIN};
+use bango::search::{Caps, Params, SearchResult, Shared, Worker, WIN_MIN};
 use bango::timeman::Plan;
 use bango::tt::TranspositionTable;
 use std::sync::atomic::AtomicBool;
@@ -20,28 +20,33 @@ fn load(file: &str, rule: &str, every: usize, n: usize) -> Vec<Puzzle> {
         .collect()
 }
 
+/// Searches one puzzle with a fresh 4 MiB table and a fresh worker, under `caps`, no clock.
+fn search(p: &Puzzle, caps: Caps, params: Params) -> SearchResult {
+    let stop = AtomicBool::new(false);
+    let tt = TranspositionTable::new(4 << 20);
+    let shared = Shared {
+        tt: &tt,
+        stop: &stop,
+        plan: Plan {
+            instant: false,
+            budget: None,
+            soft: None,
+            hard: None,
+        },
+    };
+    let b = p.board().unwrap();
+    Worker::new(0, params).search(&shared, &b, p.rule, caps, &|_| {})
+}
+
 /// Searches each puzzle with `nodes` nodes; returns (solved, proven wins, total).
 fn solve(puzzles: &[Puzzle], nodes: u64) -> (usize, usize, usize) {
-    let stop = AtomicBool::new(false);
     let (mut solved, mut proven) = (0, 0);
     for p in puzzles {
-        let tt = TranspositionTable::new(4 << 20);
-        let shared = Shared {
-            tt: &tt,
-            stop: &stop,
-            plan: Plan {
-                instant: false,
-                budget: None,
-                soft: None,
-                hard: None,
-            },
-        };
         let caps = Caps {
             max_nodes: nodes,
             ..Caps::default()
         };
-        let b = p.board().unwrap();
-        let r = Worker::new(0, Params::default()).search(&shared, &b, p.rule, caps, &|_| {});
+        let r = search(p, caps, Params::default());
         solved += p.answers.contains(&r.best) as usize;
         proven += (r.score >= WIN_MIN) as usize;
     }
@@ -83,21 +88,9 @@ fn vcf_suite_report() {
 #[test]
 fn horizon_vcf_proves_long_chains_of_fours_at_depth_one() {
     let puzzles = load("puzzles-vcf.txt", "freestyle", 61, 24);
-    let stop = AtomicBool::new(false);
     let proved = |horizon_vcf: u32| {
         let mut proved = 0;
         for p in &puzzles {
-            let tt = TranspositionTable::new(4 << 20);
-            let shared = Shared {
-                tt: &tt,
-                stop: &stop,
-                plan: Plan {
-                    instant: false,
-                    budget: None,
-                    soft: None,
-                    hard: None,
-                },
-            };
             let caps = Caps {
                 max_depth: 1,
                 ..Caps::default()
@@ -106,8 +99,7 @@ fn horizon_vcf_proves_long_chains_of_fours_at_depth_one() {
                 horizon_vcf,
                 ..Params::default()
             };
-            let b = p.board().unwrap();
-            let r = Worker::new(0, params).search(&shared, &b, p.rule, caps, &|_| {});
+            let r = search(p, caps, params);
             if r.score >= WIN_MIN {
                 assert!(p.answers.contains(&r.best), "{} not an answer", r.best);
                 proved += 1;
