@@ -13,12 +13,7 @@ fn bench(c: &mut Criterion) {
         .expect("shared data");
     let board = notation::parse_puzzles(&text).unwrap()[10].board().unwrap();
     let stop = AtomicBool::new(false);
-    let plan = Plan {
-        instant: false,
-        budget: None,
-        soft: None,
-        hard: None,
-    };
+    let plan = Plan::UNLIMITED;
     let caps = Caps {
         max_depth: 5,
         ..Caps::default()

@@ -50,12 +50,7 @@ fn hash_bytes() -> usize {
 /// of slots is set-up, the same for every N, and would pull the ratios towards 1.
 fn run(set: &[BenchPosition], threads: usize, depth: u32) -> (u64, u32, Duration) {
     let stop = AtomicBool::new(false);
-    let plan = Plan {
-        instant: false,
-        budget: None,
-        soft: None,
-        hard: None,
-    };
+    let plan = Plan::UNLIMITED;
     let (mut nodes, mut depths, mut searching) = (0, 0, Duration::ZERO);
     for bp in set {
         let tt = TranspositionTable::new(hash_bytes());

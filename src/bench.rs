@@ -103,12 +103,7 @@ pub fn run(set: &[BenchPosition], depth: u32, hash_mib: usize, verbose: bool) ->
         let shared = Shared {
             tt: &tt,
             stop: &stop,
-            plan: Plan {
-                instant: false,
-                budget: None,
-                soft: None,
-                hard: None,
-            },
+            plan: Plan::UNLIMITED,
         };
         let t = Instant::now();
         let caps = Caps {

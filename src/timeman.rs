@@ -41,6 +41,27 @@ pub struct Plan {
     pub hard: Option<Instant>,
 }
 
+impl Plan {
+    /// No clock: the search ends at its depth or node cap, a proven score or the stop flag.
+    pub const UNLIMITED: Plan = Plan {
+        instant: false,
+        budget: None,
+        soft: None,
+        hard: None,
+    };
+
+    /// A budget of `budget` from `started`: no new iteration after [`SOFT_PERCENT`] of it, and
+    /// the search abandoned at its end.
+    pub fn within(started: Instant, budget: Duration) -> Plan {
+        Plan {
+            instant: false,
+            budget: Some(budget),
+            soft: Some(started + budget * SOFT_PERCENT / 100),
+            hard: Some(started + budget),
+        }
+    }
+}
+
 /// The budget in milliseconds for `limits` (`None` = unlimited; `Some(0)` = answer at once).
 pub fn budget_ms(limits: &Limits) -> Option<u64> {
     let t = limits.time;
@@ -69,27 +90,14 @@ pub fn budget_ms(limits: &Limits) -> Option<u64> {
 /// The plan for a move with `limits`.
 pub fn plan(limits: &Limits) -> Plan {
     match budget_ms(limits) {
-        None => Plan {
-            instant: false,
-            budget: None,
-            soft: None,
-            hard: None,
-        },
+        None => Plan::UNLIMITED,
         Some(0) => Plan {
             instant: true,
             budget: Some(Duration::ZERO),
             soft: Some(limits.started),
             hard: Some(limits.started),
         },
-        Some(ms) => {
-            let budget = Duration::from_millis(ms);
-            Plan {
-                instant: false,
-                budget: Some(budget),
-                soft: Some(limits.started + budget * SOFT_PERCENT / 100),
-                hard: Some(limits.started + budget),
-            }
-        }
+        Some(ms) => Plan::within(limits.started, Duration::from_millis(ms)),
     }
 }
 

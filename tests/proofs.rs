@@ -26,15 +26,6 @@ fn puzzles(stride: usize) -> Vec<Puzzle> {
         .collect()
 }
 
-fn no_time() -> Plan {
-    Plan {
-        instant: false,
-        budget: None,
-        soft: None,
-        hard: None,
-    }
-}
-
 fn capped(nodes: u64) -> Budget<'static> {
     Budget {
         max_nodes: Some(nodes),
@@ -74,7 +65,7 @@ fn own_vcf_is_played_with_a_listed_first_move() {
     let mut count = 0;
     for p in puzzles(97) {
         let b = p.board().unwrap();
-        match proofs.probe(&b, p.rule, &no_time(), Instant::now(), &stop) {
+        match proofs.probe(&b, p.rule, &Plan::UNLIMITED, Instant::now(), &stop) {
             Verdict::Vcf(line) => {
                 verify_vcf(&b, p.rule, &line).unwrap();
                 assert!(p.answers.contains(&line[0]), "{} not listed", line[0]);
@@ -112,7 +103,7 @@ fn only_moves_that_break_the_opponents_vcf_are_searched() {
     let stop = AtomicBool::new(false);
     for (p, b) in defences(41, 40) {
         let mut proofs = RootProofs::new(ProofMode::Vcf);
-        match proofs.probe(&b, p.rule, &no_time(), Instant::now(), &stop) {
+        match proofs.probe(&b, p.rule, &Plan::UNLIMITED, Instant::now(), &stop) {
             Verdict::Defend { only, .. } => {
                 defended += 1;
                 // Each allowed move leaves the attacker without a VCF, checked by a fresh
@@ -220,7 +211,8 @@ fn a_spent_slice_claims_nothing() {
         Verdict::Vcf(_) | Verdict::Vct(_) => panic!("claimed a win without time: {v:?}"),
     }
     // And with time it is proved.
-    let v = RootProofs::new(ProofMode::Vcf).probe(&b, p.rule, &no_time(), Instant::now(), &stop);
+    let v =
+        RootProofs::new(ProofMode::Vcf).probe(&b, p.rule, &Plan::UNLIMITED, Instant::now(), &stop);
     assert!(matches!(v, Verdict::Vcf(_)), "{v:?}");
 }
 
@@ -233,8 +225,13 @@ fn own_vct_is_played_only_in_vct_mode_and_verifies() {
     let mut proved = 0;
     for p in all.iter().step_by(50).take(24) {
         let b = p.board().unwrap();
-        let v =
-            RootProofs::new(ProofMode::Vct).probe(&b, p.rule, &no_time(), Instant::now(), &stop);
+        let v = RootProofs::new(ProofMode::Vct).probe(
+            &b,
+            p.rule,
+            &Plan::UNLIMITED,
+            Instant::now(),
+            &stop,
+        );
         match v {
             Verdict::Vct(tree) => {
                 bango::vcf::verify_tree(&b, p.rule, &tree, &capped(3_000_000)).unwrap();
@@ -243,7 +240,7 @@ fn own_vct_is_played_only_in_vct_mode_and_verifies() {
                 let v = RootProofs::new(ProofMode::Vcf).probe(
                     &b,
                     p.rule,
-                    &no_time(),
+                    &Plan::UNLIMITED,
                     Instant::now(),
                     &stop,
                 );

@@ -358,12 +358,7 @@ fn honours_node_and_depth_caps() {
     let shared = Shared {
         tt: &tt,
         stop: &stop,
-        plan: Plan {
-            instant: false,
-            budget: None,
-            soft: None,
-            hard: None,
-        },
+        plan: Plan::UNLIMITED,
     };
     let r = Worker::new(0, Params::default()).search(
         &shared,

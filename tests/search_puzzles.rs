@@ -27,12 +27,7 @@ fn search(p: &Puzzle, caps: Caps, params: Params) -> SearchResult {
     let shared = Shared {
         tt: &tt,
         stop: &stop,
-        plan: Plan {
-            instant: false,
-            budget: None,
-            soft: None,
-            hard: None,
-        },
+        plan: Plan::UNLIMITED,
     };
     let b = p.board().unwrap();
     Worker::new(0, params).search(&shared, &b, p.rule, caps, &|_| {})

@@ -225,15 +225,6 @@ mod tests {
     use super::*;
     use crate::board::Color;
 
-    fn plan_none() -> Plan {
-        Plan {
-            instant: false,
-            budget: None,
-            soft: None,
-            hard: None,
-        }
-    }
-
     fn board(pic: &str, to_move: Color) -> Board {
         let mut b = Board::from_picture(pic).unwrap();
         b.set_side_to_move(to_move);
@@ -259,7 +250,7 @@ mod tests {
     #[test]
     fn own_vcf_is_played() {
         let b = board(FOUR_THREE, Color::Black);
-        let v = probe(ProofMode::Vcf, &b, &plan_none());
+        let v = probe(ProofMode::Vcf, &b, &Plan::UNLIMITED);
         let Verdict::Vcf(line) = v else {
             panic!("expected a VCF, got {v:?}")
         };
@@ -272,7 +263,7 @@ mod tests {
         // White to move; black threatens the same VCF: every allowed move must leave black
         // without a VCF, and a move far away must not be allowed.
         let b = board(FOUR_THREE, Color::White);
-        let v = probe(ProofMode::Vcf, &b, &plan_none());
+        let v = probe(ProofMode::Vcf, &b, &Plan::UNLIMITED);
         let Verdict::Defend { only, threat_plies } = v else {
             panic!("expected a defence, got {v:?}")
         };
@@ -317,11 +308,14 @@ mod tests {
             Color::White,
         );
         assert_eq!(
-            probe(ProofMode::Vct, &quiet, &plan_none()),
+            probe(ProofMode::Vct, &quiet, &Plan::UNLIMITED),
             Verdict::Nothing
         );
         let win = board(FOUR_THREE, Color::Black);
-        assert_eq!(probe(ProofMode::Off, &win, &plan_none()), Verdict::Nothing);
+        assert_eq!(
+            probe(ProofMode::Off, &win, &Plan::UNLIMITED),
+            Verdict::Nothing
+        );
         let now = Instant::now();
         let instant = Plan {
             instant: true,

@@ -26,7 +26,7 @@ use crate::limits::Limits;
 use crate::movegen;
 use crate::rules::{is_win_at, Rule};
 use crate::search::{Caps, SearchResult};
-use crate::timeman::{self, Plan, SOFT_PERCENT};
+use crate::timeman::{self, Plan};
 use std::collections::BTreeSet;
 use std::time::{Duration, Instant};
 
@@ -86,18 +86,8 @@ impl Slots {
     fn run(&self, search: &mut Searcher<'_>, board: &Board) -> SearchResult {
         let now = Instant::now();
         let plan = match self.per {
-            None => Plan {
-                instant: false,
-                budget: None,
-                soft: None,
-                hard: None,
-            },
-            Some(d) => Plan {
-                instant: false,
-                budget: Some(d),
-                soft: Some(now + d * SOFT_PERCENT / 100),
-                hard: Some(now + d),
-            },
+            None => Plan::UNLIMITED,
+            Some(d) => Plan::within(now, d),
         };
         search(board, plan, self.caps)
     }
