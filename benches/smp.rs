@@ -10,6 +10,10 @@
 //!   `BANGO_SMP_BENCH_DEPTH` (default 7), `BANGO_SMP_BENCH_POSITIONS` (default 6),
 //!   `BANGO_SMP_BENCH_ROUNDS` (default 3) and `BANGO_SMP_BENCH_HASH_MIB` (default: the brain's
 //!   table size) set its size; times count the searches only, not the tables' set-up;
+//!   `BANGO_SMP_BENCH_COUNTS` (default `1,2,4`) lists the worker counts, the first being the
+//!   base of the ratios; besides the ratio of medians, the median of the per-round ratios is
+//!   printed (a round's runs are seconds apart, the rounds minutes, so the paired ratio drifts
+//!   less with the machine's load);
 //! - a criterion group `smp/time_to_depth6/{1,2,4}` on the same positions at depth 6.
 
 use bango::bench::{positions, BenchPosition};
@@ -85,16 +89,29 @@ fn cpu_seconds() -> Option<f64> {
     Some(ticks as f64 / 100.0)
 }
 
-fn median(v: &mut [Duration]) -> Duration {
-    v.sort();
+fn median<T: Copy + PartialOrd>(v: &[T]) -> T {
+    let mut v = v.to_vec();
+    v.sort_by(|a, b| a.partial_cmp(b).expect("no NaN"));
     v[v.len() / 2]
+}
+
+/// The worker counts to measure (`BANGO_SMP_BENCH_COUNTS`, default `1,2,4`).
+fn counts() -> Vec<usize> {
+    let list = std::env::var("BANGO_SMP_BENCH_COUNTS").unwrap_or_else(|_| "1,2,4".into());
+    list.split(',')
+        .map(|c| {
+            c.trim()
+                .parse()
+                .expect("BANGO_SMP_BENCH_COUNTS: counts like 1,2,4")
+        })
+        .collect()
 }
 
 fn interleaved() {
     let depth = env("BANGO_SMP_BENCH_DEPTH", 7) as u32;
     let set = set(env("BANGO_SMP_BENCH_POSITIONS", 6));
     let rounds = env("BANGO_SMP_BENCH_ROUNDS", 3);
-    let counts = [1usize, 2, 4];
+    let counts = counts();
     let mut times = vec![Vec::new(); counts.len()];
     let mut nodes = vec![0u64; counts.len()];
     let mut cpu = vec![0f64; counts.len()];
@@ -102,7 +119,7 @@ fn interleaved() {
         for (k, &n) in counts.iter().enumerate() {
             let c = cpu_seconds();
             let (sum, depths, searching) = run(&set, n, depth);
-            times[k].push(searching);
+            times[k].push(searching.as_secs_f64());
             if let (Some(a), Some(b)) = (c, cpu_seconds()) {
                 cpu[k] += b - a;
             }
@@ -111,29 +128,31 @@ fn interleaved() {
             assert!(depths <= depth * set.len() as u32);
         }
     }
-    let base = median(&mut times[0].clone());
+    let base = median(&times[0]);
     println!(
-        "smp time to depth {depth}, {} positions, {rounds} interleaved rounds:",
-        set.len()
+        "smp time to depth {depth}, {} positions, {rounds} interleaved rounds, ratios against {}:",
+        set.len(),
+        counts[0]
     );
     for (k, &n) in counts.iter().enumerate() {
-        let total: Duration = times[k].iter().sum();
-        let med = median(&mut times[k]);
+        let total: f64 = times[k].iter().sum();
+        let per_round: Vec<f64> = (0..rounds).map(|r| times[k][r] / times[0][r]).collect();
         println!(
-            "  N={n}: median {:>7.3} s  ratio {:.3}  nodes/round {:>9}  nps {:>8}",
-            med.as_secs_f64(),
-            med.as_secs_f64() / base.as_secs_f64(),
+            "  N={n}: median {:>7.3} s  ratio {:.3}  per-round ratio {:.3}  nodes/round {:>9}  nps {:>8}",
+            median(&times[k]),
+            median(&times[k]) / base,
+            median(&per_round),
             nodes[k] / rounds as u64,
-            (nodes[k] as f64 / total.as_secs_f64()) as u64
+            (nodes[k] as f64 / total) as u64
         );
     }
     if cpu[0] > 0.0 {
         for (k, &n) in counts.iter().enumerate() {
             println!(
-                "  N={n}: cpu {:>7.2} s/round  nodes per cpu s {:>8}  cpu per worker vs N=1 {:.3}",
+                "  N={n}: cpu {:>7.2} s/round  nodes per cpu s {:>8}  cpu per worker vs first {:.3}",
                 cpu[k] / rounds as f64,
                 (nodes[k] as f64 / cpu[k]) as u64,
-                cpu[k] / n as f64 / cpu[0]
+                cpu[k] / n as f64 / cpu[0] * counts[0] as f64
             );
         }
     }
