@@ -50,6 +50,16 @@ impl Plan {
         hard: None,
     };
 
+    /// Answer at once (a 0 ms budget): the top of the threat ladder, no search.
+    pub fn instant(started: Instant) -> Plan {
+        Plan {
+            instant: true,
+            budget: Some(Duration::ZERO),
+            soft: Some(started),
+            hard: Some(started),
+        }
+    }
+
     /// A budget of `budget` from `started`: no new iteration after [`SOFT_PERCENT`] of it, and
     /// the search abandoned at its end.
     pub fn within(started: Instant, budget: Duration) -> Plan {
@@ -91,12 +101,7 @@ pub fn budget_ms(limits: &Limits) -> Option<u64> {
 pub fn plan(limits: &Limits) -> Plan {
     match budget_ms(limits) {
         None => Plan::UNLIMITED,
-        Some(0) => Plan {
-            instant: true,
-            budget: Some(Duration::ZERO),
-            soft: Some(limits.started),
-            hard: Some(limits.started),
-        },
+        Some(0) => Plan::instant(limits.started),
         Some(ms) => Plan::within(limits.started, Duration::from_millis(ms)),
     }
 }

@@ -316,13 +316,7 @@ mod tests {
             probe(ProofMode::Off, &win, &Plan::UNLIMITED),
             Verdict::Nothing
         );
-        let now = Instant::now();
-        let instant = Plan {
-            instant: true,
-            budget: Some(Duration::ZERO),
-            soft: Some(now),
-            hard: Some(now),
-        };
+        let instant = Plan::instant(Instant::now());
         assert_eq!(probe(ProofMode::Vct, &win, &instant), Verdict::Nothing);
     }
 }
