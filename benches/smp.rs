@@ -13,7 +13,8 @@
 //!   `BANGO_SMP_BENCH_COUNTS` (default `1,2,4`) lists the worker counts, the first being the
 //!   base of the ratios; besides the ratio of medians, the median of the per-round ratios is
 //!   printed (a round's runs are seconds apart, the rounds minutes, so the paired ratio drifts
-//!   less with the machine's load);
+//!   less with the machine's load), with the ratio of total times and the geometric mean of the
+//!   per-round ratios and its 95% interval;
 //! - a criterion group `smp/time_to_depth6/{1,2,4}` on the same positions at depth 6.
 
 use bango::bench::{positions, BenchPosition};
@@ -95,6 +96,17 @@ fn median<T: Copy + PartialOrd>(v: &[T]) -> T {
     v[v.len() / 2]
 }
 
+/// The geometric mean of `ratios` with a normal-approximation 95% interval (mean of the logs
+/// ± 1.96 standard errors): paired ratios are multiplicative, so their logs are what averages.
+fn geometric_mean_interval(ratios: &[f64]) -> (f64, f64, f64) {
+    let n = ratios.len() as f64;
+    let logs: Vec<f64> = ratios.iter().map(|r| r.ln()).collect();
+    let mean = logs.iter().sum::<f64>() / n;
+    let var = logs.iter().map(|l| (l - mean).powi(2)).sum::<f64>() / (n - 1.0).max(1.0);
+    let half = 1.96 * (var / n).sqrt();
+    (mean.exp(), (mean - half).exp(), (mean + half).exp())
+}
+
 /// The worker counts to measure (`BANGO_SMP_BENCH_COUNTS`, default `1,2,4`).
 fn counts() -> Vec<usize> {
     let list = std::env::var("BANGO_SMP_BENCH_COUNTS").unwrap_or_else(|_| "1,2,4".into());
@@ -137,6 +149,7 @@ fn interleaved() {
     for (k, &n) in counts.iter().enumerate() {
         let total: f64 = times[k].iter().sum();
         let per_round: Vec<f64> = (0..rounds).map(|r| times[k][r] / times[0][r]).collect();
+        let (geo, low, high) = geometric_mean_interval(&per_round);
         println!(
             "  N={n}: median {:>7.3} s  ratio {:.3}  per-round ratio {:.3}  nodes/round {:>9}  nps {:>8}",
             median(&times[k]),
@@ -145,6 +158,13 @@ fn interleaved() {
             nodes[k] / rounds as u64,
             (nodes[k] as f64 / total) as u64
         );
+        if k > 0 {
+            let base_total: f64 = times[0].iter().sum();
+            println!(
+                "  N={n}: total time ratio {:.3}  geometric mean of per-round ratios {geo:.3} (95% interval {low:.3} to {high:.3})",
+                total / base_total
+            );
+        }
     }
     if cpu[0] > 0.0 {
         for (k, &n) in counts.iter().enumerate() {
