@@ -14,7 +14,9 @@
 //!   base of the ratios; besides the ratio of medians, the median of the per-round ratios is
 //!   printed (a round's runs are seconds apart, the rounds minutes, so the paired ratio drifts
 //!   less with the machine's load), with the ratio of total times and the geometric mean of the
-//!   per-round ratios and its 95% interval;
+//!   per-round ratios and its 95% interval; `BANGO_SMP_BENCH_UNCAPPED=1` searches as the brain
+//!   plays instead, with no depth cap (so no worker searches the target depth just because it
+//!   is the last), each search stopped when any worker first completes the target depth;
 //! - a criterion group `smp/time_to_depth6/{1,2,4}` on the same positions at depth 6.
 
 use bango::bench::{positions, BenchPosition};
@@ -80,6 +82,44 @@ fn run(set: &[BenchPosition], threads: usize, depth: u32) -> (u64, u32, Duration
     (nodes, depths, searching)
 }
 
+/// As [`run`], but as the brain plays: no depth cap (so no worker treats `depth` as its last
+/// iteration), each search stopped as soon as any worker completes an iteration of at least
+/// `depth`; returns (nodes, time to that depth).
+fn run_uncapped(set: &[BenchPosition], threads: usize, depth: u32) -> (u64, Duration) {
+    let plan = Plan::UNLIMITED;
+    let (mut nodes, mut searching) = (0, Duration::ZERO);
+    for bp in set {
+        let tt = TranspositionTable::new(hash_bytes());
+        let mut smp = LazySmp::new(threads, Params::default());
+        let stop = AtomicBool::new(false);
+        let reached = parking_lot::Mutex::new(None);
+        let t = Instant::now();
+        let output = |line: &str| {
+            let d = line
+                .strip_prefix("depth ")
+                .and_then(|rest| rest.split(' ').next())
+                .and_then(|d| d.parse::<u32>().ok());
+            if d.is_some_and(|d| d >= depth) {
+                reached.lock().get_or_insert_with(|| t.elapsed());
+                stop.store(true, std::sync::atomic::Ordering::SeqCst);
+            }
+        };
+        let job = Job {
+            board: &bp.board,
+            rule: bp.rule,
+            caps: Caps::default(),
+            plan,
+            stop: &stop,
+            output: &output,
+        };
+        let r = smp.search(&tt, &job);
+        // A proven win ends the search before `depth`: its whole time counts.
+        searching += reached.lock().unwrap_or_else(|| t.elapsed());
+        nodes += r.best.nodes;
+    }
+    (nodes, searching)
+}
+
 /// CPU seconds used by this process so far, all threads (exited ones included); Linux only.
 fn cpu_seconds() -> Option<f64> {
     let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
@@ -124,25 +164,32 @@ fn interleaved() {
     let set = set(env("BANGO_SMP_BENCH_POSITIONS", 6));
     let rounds = env("BANGO_SMP_BENCH_ROUNDS", 3);
     let counts = counts();
+    let uncapped = env("BANGO_SMP_BENCH_UNCAPPED", 0) != 0;
     let mut times = vec![Vec::new(); counts.len()];
     let mut nodes = vec![0u64; counts.len()];
     let mut cpu = vec![0f64; counts.len()];
     for _ in 0..rounds {
         for (k, &n) in counts.iter().enumerate() {
             let c = cpu_seconds();
-            let (sum, depths, searching) = run(&set, n, depth);
+            let (sum, searching) = if uncapped {
+                run_uncapped(&set, n, depth)
+            } else {
+                let (sum, depths, searching) = run(&set, n, depth);
+                // A proven score ends a search before the cap; N workers may prove it earlier.
+                assert!(depths <= depth * set.len() as u32);
+                (sum, searching)
+            };
             times[k].push(searching.as_secs_f64());
             if let (Some(a), Some(b)) = (c, cpu_seconds()) {
                 cpu[k] += b - a;
             }
             nodes[k] += sum;
-            // A proven score ends a search before the cap; N workers may prove it earlier.
-            assert!(depths <= depth * set.len() as u32);
         }
     }
     let base = median(&times[0]);
     println!(
-        "smp time to depth {depth}, {} positions, {rounds} interleaved rounds, ratios against {}:",
+        "smp time to depth {depth}{}, {} positions, {rounds} interleaved rounds, ratios against {}:",
+        if uncapped { " (uncapped searches)" } else { "" },
         set.len(),
         counts[0]
     );
