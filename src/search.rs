@@ -68,22 +68,27 @@ pub mod tune {
     pub const HORIZON_VCF_TABLE: usize = 1 << 16;
 
     /// The reduction of a late quiet move, growing with depth and lateness (the usual
-    /// log-log shape), at least one ply.
+    /// log-log shape, `ln d · ln i / 1.5`), at least one ply.
     #[inline]
     pub fn lmr_reduction(depth: i32, index: usize) -> i32 {
-        let r = (depth as f32).ln() * (index as f32).ln() / 2.0;
+        let r = (depth as f32).ln() * (index as f32).ln() / 1.5;
         (r as i32).max(1)
     }
 
     /// Move-count pruning: at a non-PV node of remaining depth `depth`, quiet moves after this
-    /// many are not searched at all.
+    /// many are not searched at all, at any depth: `3 + d²`, never more than
+    /// [`MAX_QUIET_MOVES`]. Only moves of rank at most [`REDUCIBLE_RANK`] that are not killers
+    /// count as quiet; the table move is searched first.
     #[inline]
     pub fn late_move_count(depth: i32) -> usize {
-        (3 + depth * depth) as usize
+        (3 + depth * depth).min(MAX_QUIET_MOVES) as usize
     }
 
-    /// Move-count pruning applies up to this remaining depth.
-    pub const LMP_MAX_DEPTH: i32 = 8;
+    /// Move-count pruning's cap: a quiet move at this index or later of a non-PV node's
+    /// ordered list is pruned at every depth. Self-play at 100 ms a move, together with the
+    /// `/ 1.5` of [`lmr_reduction`] (was `/ 2` with no cap and pruning only up to depth 8):
+    /// 1539-1433-28 in 3000 games, +12.3 ± 12.4 Elo.
+    pub const MAX_QUIET_MOVES: i32 = 10;
 }
 
 /// Search features that can be switched off (for equivalence tests and self-play judgement).
@@ -97,7 +102,7 @@ pub struct Params {
     pub aspiration: bool,
     /// Late move reductions (changes values).
     pub lmr: bool,
-    /// Move-count pruning of late quiet moves near the horizon (changes values).
+    /// Move-count pruning of late quiet moves (changes values).
     pub move_count_pruning: bool,
     /// Restrict moves to defences when the opponent has an open three (changes values at the
     /// horizon; see [`crate::movegen::Scope::Defend`]).
@@ -818,12 +823,11 @@ impl Run<'_, '_> {
             pick(&mut moves, i);
             let m = &moves[i];
             let quiet = m.rank <= tune::REDUCIBLE_RANK && !self.killers[ply].contains(&Some(m.pos));
-            // Step 8. Move-count pruning: near the horizon, late quiet moves of a non-PV node
-            // almost never refute; once a move has been searched, the rest are skipped.
+            // Step 8. Move-count pruning: late quiet moves of a non-PV node almost never
+            // refute; once a move has been searched, the rest are skipped.
             if self.params.move_count_pruning
                 && !pv_node
                 && quiet
-                && depth <= tune::LMP_MAX_DEPTH
                 && i >= tune::late_move_count(depth)
                 && best > -WIN_MIN
             {
