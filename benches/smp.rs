@@ -55,39 +55,13 @@ fn hash_bytes() -> usize {
 /// summed over positions, time inside the searches). Each position gets a fresh table and fresh
 /// workers, made and dropped outside the timed part: allocating and freeing a table of millions
 /// of slots is set-up, the same for every N, and would pull the ratios towards 1.
-fn run(set: &[BenchPosition], threads: usize, depth: u32) -> (u64, u32, Duration) {
-    let stop = AtomicBool::new(false);
+///
+/// Capped, `depth` is every worker's last iteration. `uncapped` searches as the brain plays: no
+/// depth cap (so no worker treats `depth` as its last iteration), each search stopped as soon as
+/// any worker completes an iteration of at least `depth`, and timed to that moment.
+fn run(set: &[BenchPosition], threads: usize, depth: u32, uncapped: bool) -> (u64, u32, Duration) {
     let plan = Plan::UNLIMITED;
     let (mut nodes, mut depths, mut searching) = (0, 0, Duration::ZERO);
-    for bp in set {
-        let tt = TranspositionTable::new(hash_bytes());
-        let mut smp = LazySmp::new(threads, Params::default());
-        let job = Job {
-            board: &bp.board,
-            rule: bp.rule,
-            caps: Caps {
-                max_depth: depth,
-                ..Caps::default()
-            },
-            plan,
-            stop: &stop,
-            output: &|_| {},
-        };
-        let t = Instant::now();
-        let r = smp.search(&tt, &job);
-        searching += t.elapsed();
-        nodes += r.best.nodes;
-        depths += r.best.depth;
-    }
-    (nodes, depths, searching)
-}
-
-/// As [`run`], but as the brain plays: no depth cap (so no worker treats `depth` as its last
-/// iteration), each search stopped as soon as any worker completes an iteration of at least
-/// `depth`; returns (nodes, time to that depth).
-fn run_uncapped(set: &[BenchPosition], threads: usize, depth: u32) -> (u64, Duration) {
-    let plan = Plan::UNLIMITED;
-    let (mut nodes, mut searching) = (0, Duration::ZERO);
     for bp in set {
         let tt = TranspositionTable::new(hash_bytes());
         let mut smp = LazySmp::new(threads, Params::default());
@@ -99,25 +73,34 @@ fn run_uncapped(set: &[BenchPosition], threads: usize, depth: u32) -> (u64, Dura
                 .strip_prefix("depth ")
                 .and_then(|rest| rest.split(' ').next())
                 .and_then(|d| d.parse::<u32>().ok());
-            if d.is_some_and(|d| d >= depth) {
+            if uncapped && d.is_some_and(|d| d >= depth) {
                 reached.lock().get_or_insert_with(|| t.elapsed());
                 stop.store(true, std::sync::atomic::Ordering::SeqCst);
+            }
+        };
+        let caps = if uncapped {
+            Caps::default()
+        } else {
+            Caps {
+                max_depth: depth,
+                ..Caps::default()
             }
         };
         let job = Job {
             board: &bp.board,
             rule: bp.rule,
-            caps: Caps::default(),
+            caps,
             plan,
             stop: &stop,
             output: &output,
         };
         let r = smp.search(&tt, &job);
-        // A proven win ends the search before `depth`: its whole time counts.
+        // A proven win ends a search before `depth`: its whole time counts.
         searching += reached.lock().unwrap_or_else(|| t.elapsed());
         nodes += r.best.nodes;
+        depths += r.best.depth;
     }
-    (nodes, searching)
+    (nodes, depths, searching)
 }
 
 /// CPU seconds used by this process so far, all threads (exited ones included); Linux only.
@@ -171,14 +154,9 @@ fn interleaved() {
     for _ in 0..rounds {
         for (k, &n) in counts.iter().enumerate() {
             let c = cpu_seconds();
-            let (sum, searching) = if uncapped {
-                run_uncapped(&set, n, depth)
-            } else {
-                let (sum, depths, searching) = run(&set, n, depth);
-                // A proven score ends a search before the cap; N workers may prove it earlier.
-                assert!(depths <= depth * set.len() as u32);
-                (sum, searching)
-            };
+            let (sum, depths, searching) = run(&set, n, depth, uncapped);
+            // A proven score ends a search before the cap; N workers may prove it earlier.
+            assert!(uncapped || depths <= depth * set.len() as u32);
             times[k].push(searching.as_secs_f64());
             if let (Some(a), Some(b)) = (c, cpu_seconds()) {
                 cpu[k] += b - a;
@@ -193,6 +171,7 @@ fn interleaved() {
         set.len(),
         counts[0]
     );
+    let base_total: f64 = times[0].iter().sum();
     for (k, &n) in counts.iter().enumerate() {
         let total: f64 = times[k].iter().sum();
         let per_round: Vec<f64> = (0..rounds).map(|r| times[k][r] / times[0][r]).collect();
@@ -206,7 +185,6 @@ fn interleaved() {
             (nodes[k] as f64 / total) as u64
         );
         if k > 0 {
-            let base_total: f64 = times[0].iter().sum();
             println!(
                 "  N={n}: total time ratio {:.3}  geometric mean of per-round ratios {geo:.3} (95% interval {low:.3} to {high:.3})",
                 total / base_total
@@ -232,7 +210,7 @@ fn main() {
     let mut group = c.benchmark_group("smp");
     for n in [1usize, 2, 4] {
         group.bench_with_input(BenchmarkId::new("time_to_depth6", n), &n, |b, &n| {
-            b.iter_custom(|iters| (0..iters).map(|_| run(&set, n, 6).2).sum())
+            b.iter_custom(|iters| (0..iters).map(|_| run(&set, n, 6, false).2).sum())
         });
     }
     group.finish();
