@@ -16,6 +16,7 @@
 //! - [`arena`]: matches between brains.
 //! - [`tt`]: the transposition table shared by search workers.
 //! - [`smp`]: launching N search workers on a dedicated pool and choosing their answer.
+//! - [`busy`]: the marks of the moves search workers are searching, so others put them off.
 //! - [`bench`]: the fixed-depth node-count signature.
 #![deny(missing_docs)]
 
@@ -24,6 +25,7 @@ pub mod arena;
 pub mod bench;
 pub mod board;
 pub mod book;
+pub mod busy;
 pub mod eval;
 pub mod limits;
 pub mod movegen;

@@ -7,9 +7,10 @@
 //! survives between moves of a game) and in the per-search `Run` (its own [`Position`] copy,
 //! killers, PV table, node count). N workers can therefore search one position at once, each
 //! with its own `Worker`, borrowing the same `Shared`; worker `i` rotates its root move order by
-//! `i` and helpers skip some iterations (never the first or the last), so the threads spread
-//! out over moves and depths. Worker 0 with a fixed depth or node budget is deterministic:
-//! same position, same move, score and node count.
+//! `i`, and workers given the shared busy-move marks ([`Worker::set_busy`], see
+//! [`crate::busy`]) put off a move another worker is searching, so the threads spread out over
+//! moves. Worker 0 with a fixed depth or node budget is deterministic: same position, same
+//! move, score and node count.
 //!
 //! # Scores
 //! From the side to move's view. A win is `WIN - plies` where `plies` counts the moves from the
@@ -24,6 +25,7 @@
 //! binary can play each other in the arena with one feature switched.
 
 use crate::board::{Board, Pos, CELLS};
+use crate::busy::BusyMoves;
 use crate::eval::Position;
 use crate::movegen::{self, Move, Scope, QUIET_RANK};
 use crate::pattern::Threat;
@@ -49,6 +51,9 @@ pub mod tune {
     pub const ASPIRATION_DELTA: i32 = 400;
     /// Aspiration starts at this depth.
     pub const ASPIRATION_MIN_DEPTH: i32 = 4;
+    /// Lazy SMP puts off moves another worker is searching at nodes of at least this
+    /// remaining depth (shallower nodes are too cheap to share).
+    pub const DEFER_MIN_DEPTH: i32 = 3;
     /// LMR applies from this remaining depth...
     pub const LMR_MIN_DEPTH: i32 = 3;
     /// ...to quiet moves from this index in the ordered list.
@@ -296,6 +301,8 @@ pub struct Worker {
     history: Vec<[i32; CELLS]>,
     vcf: VcfSolver,
     scratch: Board,
+    /// The marks of the moves the other workers are searching (lazy SMP only).
+    busy: Option<std::sync::Arc<BusyMoves>>,
 }
 
 impl Worker {
@@ -308,7 +315,15 @@ impl Worker {
             history: vec![[0; CELLS]; 2],
             vcf: VcfSolver::new(),
             scratch: Board::new(15),
+            busy: None,
         }
+    }
+
+    /// Shares `busy` with the other workers of a lazy SMP search: a move another worker is
+    /// searching is put off until the node's other moves are done. `None` (one worker) keeps
+    /// the move order independent of anything else.
+    pub fn set_busy(&mut self, busy: Option<std::sync::Arc<BusyMoves>>) {
+        self.busy = busy;
     }
 
     /// Forgets what was learnt (a new game).
@@ -363,6 +378,8 @@ impl Worker {
             hints: std::mem::take(&mut self.root_hints),
             vcf: &mut self.vcf,
             scratch: &mut self.scratch,
+            busy: self.busy.as_deref(),
+            deferred: vec![Vec::new(); MAX_PLY + 2],
         };
         run.iterate(self.index, caps.max_depth, started, output)
     }
@@ -391,6 +408,9 @@ struct Run<'a, 's> {
     hints: RootHints,
     vcf: &'a mut VcfSolver,
     scratch: &'a mut Board,
+    busy: Option<&'a BusyMoves>,
+    /// Per ply, the moves put off because another worker was searching them.
+    deferred: Vec<Vec<(Move, usize)>>,
 }
 
 /// A win for the side to move with its winning stone `plies` moves from the root.
@@ -419,20 +439,6 @@ fn score_from_tt(s: i32, ply: usize) -> i32 {
     } else {
         s
     }
-}
-
-/// Lazy SMP depth diversity: helper `worker` skips iteration `depth` so that the workers spread
-/// over neighbouring depths instead of repeating each other (the skip pattern of Stockfish's
-/// lazy SMP). Worker 0 never skips; the caller never skips the first or the last iteration.
-#[inline]
-fn skips(worker: usize, depth: i32) -> bool {
-    const SIZE: [i32; 20] = [1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4];
-    const PHASE: [i32; 20] = [0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6, 7];
-    if worker == 0 {
-        return false;
-    }
-    let i = (worker - 1) % 20;
-    ((depth + PHASE[i]) / SIZE[i]) % 2 != 0
 }
 
 /// Moves the highest-keyed move of `moves[i..]` to index `i`.
@@ -546,9 +552,6 @@ impl Run<'_, '_> {
         let mut by_parity = [None; 2];
         let last = max_depth.min((MAX_PLY / 2) as u32) as i32;
         for depth in 1..=last {
-            if depth > 1 && depth < last && skips(worker, depth) {
-                continue;
-            }
             for h in self.history.iter_mut() {
                 for v in h.iter_mut() {
                     *v /= 2;
@@ -827,23 +830,49 @@ impl Run<'_, '_> {
         let mut best = -INF;
         let mut best_move = None;
         let me = self.pos.side_to_move();
-        for i in 0..moves.len() {
-            // Most nodes stop after a move or two (a cut-off, or move-count pruning), so the
-            // list is never sorted whole: each step brings the best remaining move forward,
-            // which gives the order a full sort would.
-            pick(&mut moves, i);
-            let m = &moves[i];
-            let quiet = m.rank <= tune::REDUCIBLE_RANK && !self.killers[ply].contains(&Some(m.pos));
-            // Step 8. Move-count pruning: late quiet moves of a non-PV node almost never
-            // refute; once a move has been searched, the rest are skipped.
-            if self.params.move_count_pruning
-                && !pv_node
-                && quiet
-                && i >= tune::late_move_count(depth)
-                && best > -WIN_MIN
-            {
+        // Lazy SMP: a move another worker is searching now is put off until the node's other
+        // moves are done, when the table is likely to hold its result (see `crate::busy`).
+        let busy = self.busy.filter(|_| depth >= tune::DEFER_MIN_DEPTH);
+        let mut deferred = std::mem::take(&mut self.deferred[ply]);
+        deferred.clear();
+        let (mut next, mut next_deferred, mut pruned) = (0, 0, false);
+        loop {
+            // `i` is the move's place in the ordered list, which a put-off move keeps.
+            let (m, i) = if next < moves.len() && !pruned {
+                let i = next;
+                next += 1;
+                // Most nodes stop after a move or two (a cut-off, or move-count pruning), so
+                // the list is never sorted whole: each step brings the best remaining move
+                // forward, which gives the order a full sort would.
+                pick(&mut moves, i);
+                let m = moves[i];
+                let quiet =
+                    m.rank <= tune::REDUCIBLE_RANK && !self.killers[ply].contains(&Some(m.pos));
+                // Step 8. Move-count pruning: late quiet moves of a non-PV node almost never
+                // refute; once a move has been searched, the rest are skipped.
+                if self.params.move_count_pruning
+                    && !pv_node
+                    && quiet
+                    && i >= tune::late_move_count(depth)
+                    && best > -WIN_MIN
+                {
+                    pruned = true;
+                    continue;
+                }
+                if i > 0 && busy.is_some_and(|b| b.is_busy(key, m.pos)) {
+                    deferred.push((m, i));
+                    continue;
+                }
+                (m, i)
+            } else if next_deferred < deferred.len() {
+                next_deferred += 1;
+                deferred[next_deferred - 1]
+            } else {
                 break;
-            }
+            };
+            let m = &m;
+            let quiet = m.rank <= tune::REDUCIBLE_RANK && !self.killers[ply].contains(&Some(m.pos));
+            let mark = busy.map(|b| b.mark(key, m.pos));
             self.pos.make(m.pos);
             let score = if i == 0 || !self.params.pvs {
                 -self.negamax(depth - 1, -beta, -alpha, ply + 1, pv_node)
@@ -871,8 +900,12 @@ impl Run<'_, '_> {
                 s
             };
             self.pos.unmake();
+            if let (Some(b), Some(mark)) = (busy, mark) {
+                b.clear(mark);
+            }
             if self.aborted {
                 self.buffers[ply] = moves;
+                self.deferred[ply] = deferred;
                 return 0;
             }
             if score > best {
@@ -905,6 +938,7 @@ impl Run<'_, '_> {
             }
         }
         self.buffers[ply] = moves;
+        self.deferred[ply] = deferred;
 
         // Step 12. Store the result with its bound, win scores made relative to this node.
         if self.params.tt {
@@ -1123,14 +1157,5 @@ mod tests {
             ("BANGO_HORIZON_VCF", "-5"),
         ]));
         assert_eq!(p, Params::default());
-    }
-
-    #[test]
-    fn helpers_spread_over_depths_and_the_main_worker_never_skips() {
-        let searched = |w: usize| (2..=9).filter(|&d| !skips(w, d)).collect::<Vec<_>>();
-        assert_eq!(searched(0), (2..=9).collect::<Vec<_>>());
-        assert_eq!(searched(1), [2, 4, 6, 8]);
-        assert_eq!(searched(2), [3, 5, 7, 9]);
-        assert_eq!(searched(3), [4, 5, 8, 9]);
     }
 }

@@ -18,13 +18,19 @@
 //!
 //! [`LazySmp`] keeps one persistent [`Worker`] per thread (its history survives between moves);
 //! each runs full iterative deepening on its own position copy, worker `i` rotating its root
-//! order by `i`, all sharing the table. The first worker to end its deepening normally (depth
-//! cap, soft deadline, proven score, node share) ends the move for all. Only the aggregation
+//! order by `i`, all sharing the table. They also share busy-move marks ([`crate::busy`]): at a
+//! node of remaining depth at least 3, a worker puts off a move (not the first) that another is
+//! searching, and comes back to it when the node's other moves are done. Every worker searches
+//! every depth: with the marks, two workers reached depths 11 and 12 5–19% sooner (in N=2/N=1
+//! time) than with the earlier scheme of helpers skipping alternate iterations. The first
+//! worker to end its deepening normally (depth cap, soft deadline, proven score, node share)
+//! ends the move for all. Only the aggregation
 //! prints per-depth lines (one per new deepest completed iteration, with nodes summed over
 //! all workers), and a summary line at the end. One worker is exactly [`Worker::search`]:
 //! same table, same stop flag, same output, same nodes.
 
 use crate::board::Board;
+use crate::busy::BusyMoves;
 use crate::eval::Position;
 use crate::movegen;
 use crate::rules::Rule;
@@ -37,6 +43,7 @@ use parking_lot::Mutex;
 use std::cell::Cell;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// What one worker has completed so far.
@@ -332,6 +339,13 @@ impl LazySmp {
         while self.workers.len() < n {
             let i = self.workers.len();
             self.workers.push(Mutex::new(Worker::new(i, self.params)));
+        }
+        // One set of busy-move marks for all the workers, none for one worker (whose move order
+        // must depend on nothing else). `BANGO_SMP_DEFER=0` turns deferral off for comparison.
+        let defer = std::env::var("BANGO_SMP_DEFER").map_or(true, |v| v.trim() != "0");
+        let busy = (n > 1 && defer).then(|| Arc::new(BusyMoves::new()));
+        for w in &mut self.workers {
+            w.get_mut().set_busy(busy.clone());
         }
     }
 

@@ -5,6 +5,7 @@
 use bango::algo::alphabeta::AlphaBeta;
 use bango::algo::{Algorithm, Request, Settings};
 use bango::board::{Board, Color, Pos};
+use bango::busy::BusyMoves;
 use bango::limits::Limits;
 use bango::notation;
 use bango::rules::Rule;
@@ -269,4 +270,69 @@ fn the_engine_runs_the_threads_the_settings_ask_for() {
     let last = lines.last().unwrap();
     assert!(last.starts_with("smp workers 2 depth 4 "), "{lines:?}");
     assert!(last.contains(&format!(" pv {m}")), "{last}");
+}
+
+/// Busy-move marks change only the order in which a worker visits moves that *another* worker
+/// is searching. A worker alone with the marks never defers its own moves (a position never
+/// recurs below itself, stones only being added), so it searches exactly as without them: same
+/// move, score, nodes and lines.
+#[test]
+fn a_worker_alone_with_busy_marks_is_the_plain_search() {
+    for b in midgame(3) {
+        let (plain, plain_lines) = plain_search(&b, Rule::Freestyle, caps(6), 1 << 20);
+        let tt = TranspositionTable::new(1 << 20);
+        let stop = AtomicBool::new(false);
+        let shared = Shared {
+            tt: &tt,
+            stop: &stop,
+            plan: no_clock(),
+        };
+        let lines = Mutex::new(Vec::new());
+        let output = |l: &str| lines.lock().unwrap().push(l.to_string());
+        let mut worker = Worker::new(0, Params::default());
+        worker.set_busy(Some(std::sync::Arc::new(BusyMoves::new())));
+        let marked = worker.search(&shared, &b, Rule::Freestyle, caps(6), &output);
+        assert_eq!(marked, plain);
+        assert_eq!(strip(&lines.into_inner().unwrap()), strip(&plain_lines));
+    }
+}
+
+/// A move marked busy by another worker is put off, not dropped. With only the value-preserving
+/// features on, the move order cannot change the score at a fixed depth; so with every other
+/// cell marked along the first plies of the principal variation (which reorders those nodes'
+/// moves and changes the node count), the score must stay the same.
+#[test]
+fn busy_moves_are_put_off_not_dropped() {
+    let busy = std::sync::Arc::new(BusyMoves::new());
+    let mut reordered = 0;
+    for b in midgame(3) {
+        let search = |busy: Option<std::sync::Arc<BusyMoves>>| {
+            let tt = TranspositionTable::new(1 << 20);
+            let stop = AtomicBool::new(false);
+            let shared = Shared {
+                tt: &tt,
+                stop: &stop,
+                plan: no_clock(),
+            };
+            let mut worker = Worker::new(0, Params::exact());
+            worker.set_busy(busy);
+            worker.search(&shared, &b, Rule::Freestyle, caps(5), &|_| {})
+        };
+        let plain = search(None);
+        let mut p = bango::eval::Position::new(&b, Rule::Freestyle);
+        let mut marks = Vec::new();
+        for &m in plain.pv.iter().take(3) {
+            for q in b.empty_cells().filter(|q| q.index() % 2 == 1) {
+                marks.push(busy.mark(p.key(), q));
+            }
+            p.make(m);
+        }
+        let marked = search(Some(busy.clone()));
+        assert_eq!(marked.score, plain.score);
+        reordered += (marked.nodes != plain.nodes) as usize;
+        for m in marks {
+            busy.clear(m);
+        }
+    }
+    assert!(reordered > 0, "the marks changed no node count");
 }
