@@ -71,6 +71,17 @@ fn smp_search(
 }
 
 fn plain_search(b: &Board, rule: Rule, caps: Caps, bytes: usize) -> (SearchResult, Vec<String>) {
+    worker_search(Worker::new(0, Params::default()), b, rule, caps, bytes)
+}
+
+/// `worker`'s search on a fresh table of `bytes`, no clock; returns the result and the lines.
+fn worker_search(
+    mut worker: Worker,
+    b: &Board,
+    rule: Rule,
+    caps: Caps,
+    bytes: usize,
+) -> (SearchResult, Vec<String>) {
     let tt = TranspositionTable::new(bytes);
     let stop = AtomicBool::new(false);
     let shared = Shared {
@@ -80,7 +91,7 @@ fn plain_search(b: &Board, rule: Rule, caps: Caps, bytes: usize) -> (SearchResul
     };
     let lines = Mutex::new(Vec::new());
     let output = |l: &str| lines.lock().unwrap().push(l.to_string());
-    let r = Worker::new(0, Params::default()).search(&shared, b, rule, caps, &output);
+    let r = worker.search(&shared, b, rule, caps, &output);
     (r, lines.into_inner().unwrap())
 }
 
@@ -280,20 +291,11 @@ fn the_engine_runs_the_threads_the_settings_ask_for() {
 fn a_worker_alone_with_busy_marks_is_the_plain_search() {
     for b in midgame(3) {
         let (plain, plain_lines) = plain_search(&b, Rule::Freestyle, caps(6), 1 << 20);
-        let tt = TranspositionTable::new(1 << 20);
-        let stop = AtomicBool::new(false);
-        let shared = Shared {
-            tt: &tt,
-            stop: &stop,
-            plan: no_clock(),
-        };
-        let lines = Mutex::new(Vec::new());
-        let output = |l: &str| lines.lock().unwrap().push(l.to_string());
         let mut worker = Worker::new(0, Params::default());
         worker.set_busy(Some(std::sync::Arc::new(BusyMoves::new())));
-        let marked = worker.search(&shared, &b, Rule::Freestyle, caps(6), &output);
+        let (marked, marked_lines) = worker_search(worker, &b, Rule::Freestyle, caps(6), 1 << 20);
         assert_eq!(marked, plain);
-        assert_eq!(strip(&lines.into_inner().unwrap()), strip(&plain_lines));
+        assert_eq!(strip(&marked_lines), strip(&plain_lines));
     }
 }
 
@@ -307,16 +309,9 @@ fn busy_moves_are_put_off_not_dropped() {
     let mut reordered = 0;
     for b in midgame(3) {
         let search = |busy: Option<std::sync::Arc<BusyMoves>>| {
-            let tt = TranspositionTable::new(1 << 20);
-            let stop = AtomicBool::new(false);
-            let shared = Shared {
-                tt: &tt,
-                stop: &stop,
-                plan: no_clock(),
-            };
             let mut worker = Worker::new(0, Params::exact());
             worker.set_busy(busy);
-            worker.search(&shared, &b, Rule::Freestyle, caps(5), &|_| {})
+            worker_search(worker, &b, Rule::Freestyle, caps(5), 1 << 20).0
         };
         let plain = search(None);
         let mut p = bango::eval::Position::new(&b, Rule::Freestyle);
