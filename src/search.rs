@@ -409,8 +409,9 @@ struct Run<'a, 's> {
     vcf: &'a mut VcfSolver,
     scratch: &'a mut Board,
     busy: Option<&'a BusyMoves>,
-    /// Per ply, the moves put off because another worker was searching them.
-    deferred: Vec<Vec<(Move, usize)>>,
+    /// Per ply, the moves put off because another worker was searching them (move, place in
+    /// the ordered list, quiet).
+    deferred: Vec<Vec<(Move, usize, bool)>>,
 }
 
 /// A win for the side to move with its winning stone `plies` moves from the root.
@@ -838,7 +839,9 @@ impl Run<'_, '_> {
         let (mut next, mut next_deferred, mut pruned) = (0, 0, false);
         loop {
             // `i` is the move's place in the ordered list, which a put-off move keeps.
-            let (m, i) = if next < moves.len() && !pruned {
+            // Killers change only on a cut-off, which ends the loop, so a put-off move keeps
+            // the quietness it was given.
+            let (m, i, quiet) = if next < moves.len() && !pruned {
                 let i = next;
                 next += 1;
                 // Most nodes stop after a move or two (a cut-off, or move-count pruning), so
@@ -860,10 +863,10 @@ impl Run<'_, '_> {
                     continue;
                 }
                 if i > 0 && busy.is_some_and(|b| b.is_busy(key, m.pos)) {
-                    deferred.push((m, i));
+                    deferred.push((m, i, quiet));
                     continue;
                 }
-                (m, i)
+                (m, i, quiet)
             } else if next_deferred < deferred.len() {
                 next_deferred += 1;
                 deferred[next_deferred - 1]
@@ -871,7 +874,6 @@ impl Run<'_, '_> {
                 break;
             };
             let m = &m;
-            let quiet = m.rank <= tune::REDUCIBLE_RANK && !self.killers[ply].contains(&Some(m.pos));
             let mark = busy.map(|b| b.mark(key, m.pos));
             self.pos.make(m.pos);
             let score = if i == 0 || !self.params.pvs {
