@@ -17,7 +17,7 @@
 //! - [`tt`]: the transposition table shared by search workers.
 //! - [`smp`]: launching N search workers on a dedicated pool and choosing their answer.
 //! - [`busy`]: the marks of the moves search workers are searching, so others put them off.
-//! - [`bench`]: the fixed-depth node-count signature.
+//! - [`bench`](mod@bench): the fixed-depth node-count signature.
 #![deny(missing_docs)]
 
 pub mod algo;

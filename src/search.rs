@@ -54,12 +54,13 @@ pub mod tune {
     /// Lazy SMP puts off moves another worker is searching at nodes of at least this
     /// remaining depth (shallower nodes are too cheap to share).
     pub const DEFER_MIN_DEPTH: i32 = 3;
-    /// LMR applies from this remaining depth... At 2 (was 3) a late quiet move of a node just
-    /// above the horizon goes straight to the quiescence. Self-play at 100 ms a move against 3:
-    /// 935-841-24 in 1800 games, +18.2 ± 16.0 Elo; depth 11 over the bench set takes 11% fewer
-    /// nodes.
+    /// LMR applies at nodes of at least this remaining depth, to quiet moves from
+    /// [`LMR_MIN_INDEX`] on. At 2 (was 3), a late quiet move of a node just above the horizon
+    /// goes straight to the quiescence. Self-play at 100 ms a move against 3: 935-841-24 in
+    /// 1800 games, +18.2 ± 16.0 Elo; depth 11 over the bench set takes 11% fewer nodes.
     pub const LMR_MIN_DEPTH: i32 = 2;
-    /// ...to quiet moves from this index in the ordered list.
+    /// LMR applies to quiet moves from this index in the ordered list (at nodes of at least
+    /// [`LMR_MIN_DEPTH`]).
     pub const LMR_MIN_INDEX: usize = 3;
     /// Nodes between two reads of the clock and the stop flag (a power of two).
     pub const POLL_NODES: u64 = 256;
