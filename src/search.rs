@@ -885,7 +885,7 @@ impl Run<'_, '_> {
                 break;
             };
             let m = &m;
-            let mark = busy.map(|b| b.mark(key, m.pos));
+            let marked = busy.map(|b| (b, b.mark(key, m.pos)));
             self.pos.make(m.pos);
             let score = if i == 0 || !self.params.pvs {
                 -self.negamax(depth - 1, -beta, -alpha, ply + 1, pv_node)
@@ -913,7 +913,7 @@ impl Run<'_, '_> {
                 s
             };
             self.pos.unmake();
-            if let (Some(b), Some(mark)) = (busy, mark) {
+            if let Some((b, mark)) = marked {
                 b.clear(mark);
             }
             if self.aborted {
