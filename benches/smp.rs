@@ -17,6 +17,8 @@
 //!   per-round ratios and its 95% interval; `BANGO_SMP_BENCH_UNCAPPED=1` searches as the brain
 //!   plays instead, with no depth cap (so no worker searches the target depth just because it
 //!   is the last), each search stopped when any worker first completes the target depth;
+//!   for N > 1 it also prints each worker's own nodes as a share of the first count's, and how
+//!   many searches answered with that worker's iteration (where the parallel overhead lies);
 //! - a criterion group `smp/time_to_depth6/{1,2,4}` on the same positions at depth 6.
 
 use bango::bench::{positions, BenchPosition};
@@ -60,8 +62,31 @@ fn hash_bytes() -> usize {
 /// depth cap (so no worker treats `depth` as its last iteration), each search stopped as soon as
 /// any worker completes an iteration of at least `depth`, and timed to that moment.
 fn run(set: &[BenchPosition], threads: usize, depth: u32, uncapped: bool) -> (u64, u32, Duration) {
+    let (nodes, depths, searching, _) = run_counted(set, threads, depth, uncapped);
+    (nodes, depths, searching)
+}
+
+/// What each worker of one [`run_counted`] did: its own nodes, and how many of the searches
+/// answered with its iteration.
+#[derive(Clone, Default)]
+struct PerWorker {
+    nodes: Vec<u64>,
+    chosen: Vec<u32>,
+}
+
+/// [`run`], and what each worker did (see [`PerWorker`]).
+fn run_counted(
+    set: &[BenchPosition],
+    threads: usize,
+    depth: u32,
+    uncapped: bool,
+) -> (u64, u32, Duration, PerWorker) {
     let plan = Plan::UNLIMITED;
     let (mut nodes, mut depths, mut searching) = (0, 0, Duration::ZERO);
+    let mut per_worker = PerWorker {
+        nodes: vec![0; threads],
+        chosen: vec![0; threads],
+    };
     for bp in set {
         let tt = TranspositionTable::new(hash_bytes());
         let mut smp = LazySmp::new(threads, Params::default());
@@ -99,8 +124,12 @@ fn run(set: &[BenchPosition], threads: usize, depth: u32, uncapped: bool) -> (u6
         searching += reached.lock().unwrap_or_else(|| t.elapsed());
         nodes += r.best.nodes;
         depths += r.best.depth;
+        per_worker.chosen[r.worker] += 1;
+        for (sum, w) in per_worker.nodes.iter_mut().zip(&r.per_worker) {
+            *sum += w.as_ref().map_or(0, |w| w.nodes);
+        }
     }
-    (nodes, depths, searching)
+    (nodes, depths, searching, per_worker)
 }
 
 /// CPU seconds used by this process so far, all threads (exited ones included); Linux only.
@@ -151,10 +180,23 @@ fn interleaved() {
     let mut times = vec![Vec::new(); counts.len()];
     let mut nodes = vec![0u64; counts.len()];
     let mut cpu = vec![0f64; counts.len()];
+    let mut workers: Vec<PerWorker> = counts
+        .iter()
+        .map(|&n| PerWorker {
+            nodes: vec![0; n],
+            chosen: vec![0; n],
+        })
+        .collect();
     for _ in 0..rounds {
         for (k, &n) in counts.iter().enumerate() {
             let c = cpu_seconds();
-            let (sum, depths, searching) = run(&set, n, depth, uncapped);
+            let (sum, depths, searching, per_worker) = run_counted(&set, n, depth, uncapped);
+            for (total, w) in workers[k].nodes.iter_mut().zip(&per_worker.nodes) {
+                *total += w;
+            }
+            for (total, w) in workers[k].chosen.iter_mut().zip(&per_worker.chosen) {
+                *total += w;
+            }
             // A proven score ends a search before the cap; N workers may prove it earlier.
             assert!(uncapped || depths <= depth * set.len() as u32);
             times[k].push(searching.as_secs_f64());
@@ -190,6 +232,22 @@ fn interleaved() {
                 total / base_total
             );
         }
+    }
+    // Each worker's share of the work: its own nodes against the first count's total (with N = 1
+    // first, 0.5 per worker would be a perfect split), and how often its iteration was chosen.
+    for (k, &n) in counts.iter().enumerate().filter(|&(_, &n)| n > 1) {
+        let searches = rounds * set.len();
+        let shares: Vec<String> = (0..n)
+            .map(|w| {
+                format!(
+                    "worker {w} {:.3} of N={}'s nodes, chosen {}/{searches}",
+                    workers[k].nodes[w] as f64 / nodes[0].max(1) as f64,
+                    counts[0],
+                    workers[k].chosen[w]
+                )
+            })
+            .collect();
+        println!("  N={n}: {}", shares.join("; "));
     }
     if cpu[0] > 0.0 {
         for (k, &n) in counts.iter().enumerate() {
