@@ -9,6 +9,10 @@
 //! The speed printed (`nps`) counts the time inside the searches only: each position gets a
 //! fresh table, and allocating and dropping it is set-up, not search.
 //!
+//! `--movetime MS` searches the middle games for a fixed time each instead ([`timed`]) and
+//! prints the depth reached, the branching factor and when each of [`REFERENCE_DEPTHS`]
+//! completed: the machine's clock decides these, so they are measurements, never a gate.
+//!
 //! Positions: every fifth line of `positions-midgame-15.txt` (freestyle), a few of the same
 //! positions under standard and caro, and renju openings from `openings-renju-15.txt`.
 
@@ -143,7 +147,21 @@ pub struct TimedReport {
     pub ms: u64,
     /// Geometric mean of the node-count ratio of successive completed iterations (from depth 3).
     pub ebf: f64,
+    /// Milliseconds from the start to the completion of each iteration (`[d - 1]` for depth
+    /// `d`), so the time to any depth reached can be read off one search.
+    pub completed_ms: Vec<u64>,
 }
+
+impl TimedReport {
+    /// Milliseconds to complete depth `d`, if it was completed.
+    pub fn time_to(&self, d: u32) -> Option<u64> {
+        self.completed_ms.get((d as usize).checked_sub(1)?).copied()
+    }
+}
+
+/// The depths whose completion times the timed bench prints: the reference Go engine completed
+/// depth 12 in about 0.55 s and depth 14 in about 2.8 s on a 15x15 middle game (issue 4).
+pub const REFERENCE_DEPTHS: [u32; 2] = [12, 14];
 
 /// Searches `bp` for `ms` milliseconds (fresh table and worker) and reports how deep it got.
 pub fn timed(bp: &BenchPosition, ms: u64, hash_mib: usize) -> TimedReport {
@@ -165,13 +183,16 @@ pub fn timed(bp: &BenchPosition, ms: u64, hash_mib: usize) -> TimedReport {
         stop: &stop,
         plan,
     };
+    // One (cumulative nodes, elapsed ms) pair per completed iteration, read off its line.
     let per_depth = std::sync::Mutex::new(Vec::new());
     let out = |line: &str| {
         let w: Vec<&str> = line.split_whitespace().collect();
-        if let Some(i) = w.iter().position(|&x| x == "nodes") {
-            if let Some(n) = w.get(i + 1).and_then(|n| n.parse::<u64>().ok()) {
-                per_depth.lock().unwrap().push(n);
-            }
+        let field = |name: &str| {
+            let i = w.iter().position(|&x| x == name)?;
+            w.get(i + 1)?.parse::<u64>().ok()
+        };
+        if let (Some(n), Some(ms)) = (field("nodes"), field("time")) {
+            per_depth.lock().unwrap().push((n, ms));
         }
     };
     let r = Worker::new(0, Params::from_env()).search(
@@ -181,7 +202,8 @@ pub fn timed(bp: &BenchPosition, ms: u64, hash_mib: usize) -> TimedReport {
         Caps::default(),
         &out,
     );
-    let cum = per_depth.into_inner().unwrap();
+    let (cum, completed_ms): (Vec<u64>, Vec<u64>) =
+        per_depth.into_inner().unwrap().into_iter().unzip();
     // Nodes of iteration d alone = cumulative(d) - cumulative(d-1).
     let iter: Vec<f64> = cum
         .iter()
@@ -209,6 +231,7 @@ pub fn timed(bp: &BenchPosition, ms: u64, hash_mib: usize) -> TimedReport {
         nodes: r.nodes,
         ms: started.elapsed().as_millis() as u64,
         ebf,
+        completed_ms,
     }
 }
 
@@ -265,6 +288,7 @@ pub fn cli(args: &[String]) -> u8 {
     if let Some(ms) = movetime {
         // Timed mode: the first `count` midgame positions, depth reached within `ms` each.
         let (mut depths, mut nodes, mut time, mut ebfs) = (0u64, 0u64, 0u64, Vec::new());
+        let mut reference_times = vec![Vec::new(); REFERENCE_DEPTHS.len()];
         let mids: Vec<_> = set
             .iter()
             .filter(|p| p.rule == Rule::Freestyle)
@@ -272,8 +296,17 @@ pub fn cli(args: &[String]) -> u8 {
             .collect();
         for bp in &mids {
             let r = timed(bp, ms, hash);
+            let mut to_reference = String::new();
+            for (times, &d) in reference_times.iter_mut().zip(&REFERENCE_DEPTHS) {
+                let t = r.time_to(d);
+                to_reference += &format!(
+                    "  depth {d} at {:>5}",
+                    t.map_or("-".to_string(), |t| format!("{t} ms"))
+                );
+                times.extend(t);
+            }
             println!(
-                "{:<24} depth {:>2} nodes {:>9} time {:>5} ms nps {:>8} ebf {:.2}",
+                "{:<24} depth {:>2} nodes {:>9} time {:>5} ms nps {:>8} ebf {:.2}{to_reference}",
                 bp.name,
                 r.depth,
                 r.nodes,
@@ -295,6 +328,19 @@ pub fn cli(args: &[String]) -> u8 {
             nodes * 1000 / time.max(1),
             ebfs.iter().sum::<f64>() / ebfs.len().max(1) as f64
         );
+        for (times, &d) in reference_times.iter_mut().zip(&REFERENCE_DEPTHS) {
+            times.sort_unstable();
+            println!(
+                "depth {d} completed on {} of {} positions{}",
+                times.len(),
+                mids.len(),
+                if times.is_empty() {
+                    String::new()
+                } else {
+                    format!(", times {times:?} ms, median {} ms", times[times.len() / 2])
+                }
+            );
+        }
         return 0;
     }
     let r = run(&set, depth, hash, verbose);

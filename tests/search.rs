@@ -416,3 +416,23 @@ fn returns_within_the_time_budget() {
         }
     }
 }
+
+/// The timed bench reads each iteration's completion time off its line: one time per completed
+/// depth, in order, none later than the search, and `time_to` answers only for depths reached.
+#[test]
+fn timed_bench_reports_when_each_depth_completed() {
+    let set = bango::bench::positions().expect("shared data");
+    let bp = set
+        .iter()
+        .find(|p| p.name == "midgame-10")
+        .expect("midgame-10 in the bench set");
+    let r = bango::bench::timed(bp, 150, 16);
+    assert!(r.depth >= 3, "depth {}", r.depth);
+    assert_eq!(r.completed_ms.len(), r.depth as usize);
+    assert!(r.completed_ms.windows(2).all(|w| w[0] <= w[1]), "{r:?}");
+    assert!(*r.completed_ms.last().unwrap() <= r.ms, "{r:?}");
+    assert_eq!(r.time_to(r.depth), r.completed_ms.last().copied());
+    assert_eq!(r.time_to(1), Some(r.completed_ms[0]));
+    assert_eq!(r.time_to(r.depth + 1), None);
+    assert_eq!(r.time_to(0), None);
+}
