@@ -39,10 +39,10 @@ use crate::search::{
 };
 use crate::timeman::Plan;
 use crate::tt::TranspositionTable;
-use parking_lot::Mutex;
+use parking_lot::{Condvar, Mutex, MutexGuard};
 use std::cell::Cell;
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -120,16 +120,33 @@ pub fn choose<R: Clone>(per_worker: &[Option<Completed<R>>]) -> Option<(usize, C
     best.map(|(i, c)| (i, c.clone()))
 }
 
+/// How often the calling thread polls the monitor while workers run. The workers read the
+/// move's deadline themselves, so the monitor only forwards the caller's stop request and backs
+/// the deadline up; a worker that finishes wakes the caller at once. (It used to poll every
+/// 0.5 ms: with two workers on two cores that was ~1800 wake-ups a second, each one preempting
+/// a worker; measured with `/proc/<pid>/task/*/status` during a 30 s move.)
+pub const MONITOR_PERIOD: Duration = Duration::from_millis(2);
+
 /// Owns the dedicated thread pool and runs workers on it.
-#[derive(Default)]
 pub struct WorkerPool {
     pool: Option<rayon::ThreadPool>,
+    /// [`MONITOR_PERIOD`]; tests lengthen it to show that finishing workers wake the caller.
+    monitor_period: Duration,
+}
+
+impl Default for WorkerPool {
+    fn default() -> WorkerPool {
+        WorkerPool::new()
+    }
 }
 
 impl WorkerPool {
     /// A pool with no threads yet (one worker needs none).
     pub fn new() -> WorkerPool {
-        WorkerPool { pool: None }
+        WorkerPool {
+            pool: None,
+            monitor_period: MONITOR_PERIOD,
+        }
     }
 
     /// Makes sure a pool of exactly `workers` threads exists when `workers > 1` (call it when
@@ -156,9 +173,10 @@ impl WorkerPool {
     }
 
     /// Runs `workers` instances of `work(index, reporter)`; `stop` is shared with them. While
-    /// they run, the calling thread polls `monitor` about every millisecond and raises `stop`
-    /// when it returns true (the time monitor). With one worker, `work` runs on the calling
-    /// thread and `monitor` is not polled: the worker must watch its own limits.
+    /// they run, the calling thread polls `monitor` every [`MONITOR_PERIOD`] and raises `stop`
+    /// when it returns true (the time monitor); it returns as soon as the last worker finishes.
+    /// With one worker, `work` runs on the calling thread and `monitor` is not polled: the
+    /// worker must watch its own limits.
     pub fn run<R, W, M>(
         &mut self,
         workers: usize,
@@ -174,13 +192,17 @@ impl WorkerPool {
         let workers = workers.max(1);
         let reporters: Vec<Reporter<R>> = (0..workers).map(|_| Reporter::new()).collect();
         let panicked: Vec<AtomicBool> = (0..workers).map(|_| AtomicBool::new(false)).collect();
-        let finished = AtomicUsize::new(0);
+        // Counted under the lock the caller waits on, so a finish between the caller's check
+        // and its wait cannot be missed.
+        let finished = Mutex::new(0usize);
+        let one_finished = Condvar::new();
         let run_one = |i: usize| {
             if catch_unwind(AssertUnwindSafe(|| work(i, &reporters[i]))).is_err() {
                 panicked[i].store(true, Ordering::SeqCst);
                 stop.store(true, Ordering::SeqCst);
             }
-            finished.fetch_add(1, Ordering::SeqCst);
+            *finished.lock() += 1;
+            one_finished.notify_one();
         };
         if workers == 1 {
             run_one(0);
@@ -192,11 +214,16 @@ impl WorkerPool {
                     let run_one = &run_one;
                     scope.spawn(move |_| run_one(i));
                 }
-                while finished.load(Ordering::SeqCst) < workers {
-                    if !stop.load(Ordering::Relaxed) && monitor() {
-                        stop.store(true, Ordering::SeqCst);
+                let mut done = finished.lock();
+                while *done < workers {
+                    MutexGuard::unlocked(&mut done, || {
+                        if !stop.load(Ordering::Relaxed) && monitor() {
+                            stop.store(true, Ordering::SeqCst);
+                        }
+                    });
+                    if *done < workers {
+                        one_finished.wait_for(&mut done, self.monitor_period);
                     }
-                    std::thread::sleep(Duration::from_micros(500));
                 }
             });
         }
@@ -530,7 +557,69 @@ impl Progress for Hook<'_> {
 mod tests {
     use super::*;
     use std::collections::HashSet;
+    use std::sync::atomic::AtomicUsize;
     use std::time::Instant;
+
+    /// The caller polls the monitor no more often than [`MONITOR_PERIOD`] (a wake-up preempts a
+    /// worker when there are no spare cores), yet still forwards its stop: workers that run
+    /// until stopped end once the monitor says so, and the caller returns after all finished.
+    #[test]
+    fn monitor_is_polled_at_its_period_and_stops_the_workers() {
+        let mut pool = WorkerPool::new();
+        let stop = AtomicBool::new(false);
+        let polls = AtomicUsize::new(0);
+        let finished = AtomicUsize::new(0);
+        let started = Instant::now();
+        let stop_after = Duration::from_millis(100);
+        let out = pool.run(
+            2,
+            &stop,
+            |i, rep: &Reporter<usize>| {
+                while !stop.load(Ordering::SeqCst) {
+                    std::thread::sleep(Duration::from_micros(200));
+                }
+                rep.completed(1, i);
+                finished.fetch_add(1, Ordering::SeqCst);
+            },
+            || {
+                polls.fetch_add(1, Ordering::SeqCst);
+                started.elapsed() >= stop_after
+            },
+        );
+        let took = started.elapsed();
+        assert_eq!(finished.load(Ordering::SeqCst), 2);
+        assert_eq!(out.best.map(|(w, _)| w), Some(0));
+        assert!(took >= stop_after, "{took:?}");
+        // Sleeping can only make the polls fewer: at most one per period, plus the first.
+        let max_polls = (took.as_micros() / MONITOR_PERIOD.as_micros()) as usize + 1;
+        let n = polls.load(Ordering::SeqCst);
+        assert!(
+            (1..=max_polls).contains(&n),
+            "{n} polls in {took:?}, at most {max_polls}"
+        );
+    }
+
+    /// Finishing workers wake the caller: with a monitor period far longer than the test, runs
+    /// whose workers return at once still come back at once (each would otherwise wait out a
+    /// whole period).
+    #[test]
+    fn finishing_workers_wake_the_caller() {
+        let mut pool = WorkerPool::new();
+        pool.monitor_period = Duration::from_secs(5);
+        let stop = AtomicBool::new(false);
+        let started = Instant::now();
+        for _ in 0..20 {
+            let out = pool.run(
+                2,
+                &stop,
+                |i, rep: &Reporter<usize>| rep.completed(1, i),
+                || false,
+            );
+            assert_eq!(out.per_worker.iter().flatten().count(), 2);
+        }
+        let took = started.elapsed();
+        assert!(took < Duration::from_secs(4), "20 runs took {took:?}");
+    }
 
     #[test]
     fn choose_prefers_depth_then_worker_zero() {
