@@ -74,6 +74,26 @@ struct PerWorker {
     chosen: Vec<u32>,
 }
 
+impl PerWorker {
+    /// Nothing done yet by `threads` workers.
+    fn new(threads: usize) -> PerWorker {
+        PerWorker {
+            nodes: vec![0; threads],
+            chosen: vec![0; threads],
+        }
+    }
+
+    /// Adds what the same workers did in another run.
+    fn add(&mut self, other: &PerWorker) {
+        for (sum, n) in self.nodes.iter_mut().zip(&other.nodes) {
+            *sum += n;
+        }
+        for (sum, c) in self.chosen.iter_mut().zip(&other.chosen) {
+            *sum += c;
+        }
+    }
+}
+
 /// [`run`], and what each worker did (see [`PerWorker`]).
 fn run_counted(
     set: &[BenchPosition],
@@ -83,10 +103,7 @@ fn run_counted(
 ) -> (u64, u32, Duration, PerWorker) {
     let plan = Plan::UNLIMITED;
     let (mut nodes, mut depths, mut searching) = (0, 0, Duration::ZERO);
-    let mut per_worker = PerWorker {
-        nodes: vec![0; threads],
-        chosen: vec![0; threads],
-    };
+    let mut per_worker = PerWorker::new(threads);
     for bp in set {
         let tt = TranspositionTable::new(hash_bytes());
         let mut smp = LazySmp::new(threads, Params::default());
@@ -180,23 +197,12 @@ fn interleaved() {
     let mut times = vec![Vec::new(); counts.len()];
     let mut nodes = vec![0u64; counts.len()];
     let mut cpu = vec![0f64; counts.len()];
-    let mut workers: Vec<PerWorker> = counts
-        .iter()
-        .map(|&n| PerWorker {
-            nodes: vec![0; n],
-            chosen: vec![0; n],
-        })
-        .collect();
+    let mut workers: Vec<PerWorker> = counts.iter().map(|&n| PerWorker::new(n)).collect();
     for _ in 0..rounds {
         for (k, &n) in counts.iter().enumerate() {
             let c = cpu_seconds();
             let (sum, depths, searching, per_worker) = run_counted(&set, n, depth, uncapped);
-            for (total, w) in workers[k].nodes.iter_mut().zip(&per_worker.nodes) {
-                *total += w;
-            }
-            for (total, w) in workers[k].chosen.iter_mut().zip(&per_worker.chosen) {
-                *total += w;
-            }
+            workers[k].add(&per_worker);
             // A proven score ends a search before the cap; N workers may prove it earlier.
             assert!(uncapped || depths <= depth * set.len() as u32);
             times[k].push(searching.as_secs_f64());
