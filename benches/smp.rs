@@ -53,22 +53,8 @@ fn hash_bytes() -> usize {
     env("BANGO_SMP_BENCH_HASH_MIB", DEFAULT_BYTES >> 20) << 20
 }
 
-/// Searches every position to `depth` with `threads` workers; returns (nodes, depth reached
-/// summed over positions, time inside the searches). Each position gets a fresh table and fresh
-/// workers, made and dropped outside the timed part: allocating and freeing a table of millions
-/// of slots is set-up, the same for every N, and would pull the ratios towards 1.
-///
-/// Capped, `depth` is every worker's last iteration. `uncapped` searches as the brain plays: no
-/// depth cap (so no worker treats `depth` as its last iteration), each search stopped as soon as
-/// any worker completes an iteration of at least `depth`, and timed to that moment.
-fn run(set: &[BenchPosition], threads: usize, depth: u32, uncapped: bool) -> (u64, u32, Duration) {
-    let (nodes, depths, searching, _) = run_counted(set, threads, depth, uncapped);
-    (nodes, depths, searching)
-}
-
-/// What each worker of one [`run_counted`] did: its own nodes, and how many of the searches
+/// What each worker of one [`run`] did: its own nodes, and how many of the searches
 /// answered with its iteration.
-#[derive(Clone, Default)]
 struct PerWorker {
     nodes: Vec<u64>,
     chosen: Vec<u32>,
@@ -94,8 +80,16 @@ impl PerWorker {
     }
 }
 
-/// [`run`], and what each worker did (see [`PerWorker`]).
-fn run_counted(
+/// Searches every position to `depth` with `threads` workers; returns (nodes, depth reached
+/// summed over positions, time inside the searches, what each worker did). Each position gets a
+/// fresh table and fresh workers, made and dropped outside the timed part: allocating and
+/// freeing a table of millions of slots is set-up, the same for every N, and would pull the
+/// ratios towards 1.
+///
+/// Capped, `depth` is every worker's last iteration. `uncapped` searches as the brain plays: no
+/// depth cap (so no worker treats `depth` as its last iteration), each search stopped as soon as
+/// any worker completes an iteration of at least `depth`, and timed to that moment.
+fn run(
     set: &[BenchPosition],
     threads: usize,
     depth: u32,
@@ -201,7 +195,7 @@ fn interleaved() {
     for _ in 0..rounds {
         for (k, &n) in counts.iter().enumerate() {
             let c = cpu_seconds();
-            let (sum, depths, searching, per_worker) = run_counted(&set, n, depth, uncapped);
+            let (sum, depths, searching, per_worker) = run(&set, n, depth, uncapped);
             workers[k].add(&per_worker);
             // A proven score ends a search before the cap; N workers may prove it earlier.
             assert!(uncapped || depths <= depth * set.len() as u32);
