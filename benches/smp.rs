@@ -19,6 +19,10 @@
 //!   is the last), each search stopped when any worker first completes the target depth;
 //!   for N > 1 it also prints each worker's own nodes as a share of the first count's, and how
 //!   many searches answered with that worker's iteration (where the parallel overhead lies);
+//! - with `BANGO_SMP_BENCH_THROUGHPUT=1`, first, nodes per second per searching thread of one
+//!   search alone, of two independent searches at once (a table each, then one shared table)
+//!   and of one N=2 search, interleaved position by position: what two busy threads lose on
+//!   this machine before any work is shared, and what sharing adds;
 //! - a criterion group `smp/time_to_depth6/{1,2,4}` on the same positions at depth 6.
 
 use bango::bench::{positions, BenchPosition};
@@ -261,7 +265,104 @@ fn interleaved() {
     }
 }
 
+/// How two searching threads fare against one, before any question of sharing work.
+#[derive(Clone, Copy)]
+enum Pairing {
+    /// One one-worker search on its own.
+    Alone,
+    /// Two one-worker searches at once on two threads, a table each: they share nothing but
+    /// the process and the machine.
+    TwoTables,
+    /// Two one-worker searches at once sharing one table.
+    OneTable,
+    /// One lazy SMP search with two workers.
+    Smp2,
+}
+
+/// Nodes and the searching threads' summed time of `bp` searched to `depth` under `pairing`.
+fn paired_search(bp: &BenchPosition, pairing: Pairing, depth: u32) -> (u64, f64) {
+    let one = |tt: &TranspositionTable, threads: usize| {
+        let mut smp = LazySmp::new(threads, Params::default());
+        let stop = AtomicBool::new(false);
+        let job = Job {
+            board: &bp.board,
+            rule: bp.rule,
+            caps: Caps {
+                max_depth: depth,
+                ..Caps::default()
+            },
+            plan: Plan::UNLIMITED,
+            stop: &stop,
+            output: &|_: &str| {},
+        };
+        let t = Instant::now();
+        let nodes = smp.search(tt, &job).best.nodes;
+        (nodes, t.elapsed().as_secs_f64() * threads as f64)
+    };
+    let tables = [
+        TranspositionTable::new(hash_bytes()),
+        TranspositionTable::new(hash_bytes()),
+    ];
+    let both = |second: &TranspositionTable| {
+        std::thread::scope(|s| {
+            let other = s.spawn(|| one(second, 1));
+            let (n, t) = one(&tables[0], 1);
+            let (m, u) = other.join().expect("no panic");
+            (n + m, t + u)
+        })
+    };
+    match pairing {
+        Pairing::Alone => one(&tables[0], 1),
+        Pairing::TwoTables => both(&tables[1]),
+        Pairing::OneTable => both(&tables[0]),
+        Pairing::Smp2 => one(&tables[0], 2),
+    }
+}
+
+/// `BANGO_SMP_BENCH_THROUGHPUT=1`: nodes per second per searching thread under each
+/// [`Pairing`], every position searched under all four in turn so that the machine's drift
+/// hits them alike. Splits the N=2 slowdown into what two busy threads lose on this machine
+/// with nothing shared (two tables), what sharing the table adds (one table), and what the
+/// workers' coordination adds (N=2). The two searches of a pair start together but rarely end
+/// together, so the last stretch of the longer one runs alone: the pairs' losses are, if
+/// anything, understated.
+fn throughput(set: &[BenchPosition], depth: u32, rounds: usize) {
+    let pairings = [
+        ("alone", Pairing::Alone),
+        ("two tables", Pairing::TwoTables),
+        ("one table", Pairing::OneTable),
+        ("N=2", Pairing::Smp2),
+    ];
+    let mut sums = [(0u64, 0f64); 4];
+    for _ in 0..rounds {
+        for bp in set {
+            for (sum, &(_, pairing)) in sums.iter_mut().zip(&pairings) {
+                let (nodes, secs) = paired_search(bp, pairing, depth);
+                sum.0 += nodes;
+                sum.1 += secs;
+            }
+        }
+    }
+    let nps: Vec<f64> = sums.iter().map(|&(n, t)| n as f64 / t).collect();
+    let line: Vec<String> = pairings
+        .iter()
+        .zip(&nps)
+        .map(|(&(name, _), &v)| format!("{name} {:.0} ({:.3})", v, v / nps[0]))
+        .collect();
+    println!(
+        "smp throughput at depth {depth}, {rounds} rounds, nodes per second per thread (against alone): {}",
+        line.join("  ")
+    );
+}
+
 fn main() {
+    if env("BANGO_SMP_BENCH_THROUGHPUT", 0) != 0 {
+        throughput(
+            &set(env("BANGO_SMP_BENCH_POSITIONS", 6)),
+            env("BANGO_SMP_BENCH_DEPTH", 7) as u32,
+            env("BANGO_SMP_BENCH_ROUNDS", 3),
+        );
+    }
     interleaved();
     let mut c = Criterion::default().configure_from_args().sample_size(10);
     let set = set(env("BANGO_SMP_BENCH_POSITIONS", 6));
