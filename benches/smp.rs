@@ -299,23 +299,20 @@ fn paired_search(bp: &BenchPosition, pairing: Pairing, depth: u32) -> (u64, f64)
         let nodes = smp.search(tt, &job).best.nodes;
         (nodes, t.elapsed().as_secs_f64() * threads as f64)
     };
-    let tables = [
-        TranspositionTable::new(hash_bytes()),
-        TranspositionTable::new(hash_bytes()),
-    ];
+    let tt = TranspositionTable::new(hash_bytes());
     let both = |second: &TranspositionTable| {
         std::thread::scope(|s| {
             let other = s.spawn(|| one(second, 1));
-            let (n, t) = one(&tables[0], 1);
+            let (n, t) = one(&tt, 1);
             let (m, u) = other.join().expect("no panic");
             (n + m, t + u)
         })
     };
     match pairing {
-        Pairing::Alone => one(&tables[0], 1),
-        Pairing::TwoTables => both(&tables[1]),
-        Pairing::OneTable => both(&tables[0]),
-        Pairing::Smp2 => one(&tables[0], 2),
+        Pairing::Alone => one(&tt, 1),
+        Pairing::TwoTables => both(&TranspositionTable::new(hash_bytes())),
+        Pairing::OneTable => both(&tt),
+        Pairing::Smp2 => one(&tt, 2),
     }
 }
 
