@@ -8,7 +8,8 @@
 //! killers, PV table, node count). N workers can therefore search one position at once, each
 //! with its own `Worker`, borrowing the same `Shared`; worker `i` rotates its root move order by
 //! `i`, and workers given the shared busy-move marks ([`Worker::set_busy`], see
-//! [`crate::busy`]) put off a move another worker is searching, so the threads spread out over
+//! [`crate::busy`]) put off a move another worker is searching (at the root and at inner nodes
+//! of remaining depth at least [`tune::DEFER_MIN_DEPTH`]), so the threads spread out over
 //! moves. Worker 0 with a fixed depth or node budget is deterministic: same position, same
 //! move, score and node count.
 //!
@@ -685,8 +686,36 @@ impl Run<'_, '_> {
         let mut best_move = None;
         let orig_alpha = alpha;
         self.pv_len[0] = 0;
-        for i in 0..self.root.len() {
+        // Lazy SMP: every worker's root order is last iteration's, so after the first move the
+        // workers would walk the root's moves in step, both searching each one. A root move
+        // another worker is searching now is put off to the end instead, as at inner nodes:
+        // the workers split the root, and a put-off move usually finds the other's result in
+        // the table when it comes back round.
+        let root_key = self.pos.key();
+        let mut deferred = Vec::new();
+        let (mut next, mut next_deferred) = (0, 0);
+        loop {
+            // `i` is the move's place in the root list, which a put-off move keeps.
+            let i = if next < self.root.len() {
+                next += 1;
+                let i = next - 1;
+                if i > 0
+                    && self
+                        .busy
+                        .is_some_and(|b| b.is_busy(root_key, self.root[i].pos))
+                {
+                    deferred.push(i);
+                    continue;
+                }
+                i
+            } else if next_deferred < deferred.len() {
+                next_deferred += 1;
+                deferred[next_deferred - 1]
+            } else {
+                break;
+            };
             let m = self.root[i].pos;
+            let marked = self.busy.map(|b| (b, b.mark(root_key, m)));
             self.pos.make(m);
             let score = if i == 0 || !self.params.pvs {
                 -self.negamax(depth - 1, -beta, -alpha, 1, true)
@@ -698,6 +727,9 @@ impl Run<'_, '_> {
                 s
             };
             self.pos.unmake();
+            if let Some((b, mark)) = marked {
+                b.clear(mark);
+            }
             if self.aborted {
                 return 0;
             }

@@ -331,3 +331,36 @@ fn busy_moves_are_put_off_not_dropped() {
     }
     assert!(reordered > 0, "the marks changed no node count");
 }
+
+/// The root splits too: a root move another worker is searching goes to the end of the root's
+/// list, and is still searched. With every other cell and the plain search's best move marked
+/// at the root only, the score at a fixed depth must stay the same while the node count
+/// changes; and after the search, none of the worker's own root marks is left behind.
+#[test]
+fn busy_root_moves_are_put_off_not_dropped() {
+    let mut reordered = 0;
+    for b in midgame(3) {
+        let busy = std::sync::Arc::new(BusyMoves::new());
+        let search = |busy: Option<std::sync::Arc<BusyMoves>>| {
+            let mut worker = Worker::new(0, Params::exact());
+            worker.set_busy(busy);
+            worker_search(worker, &b, Rule::Freestyle, caps(5), 1 << 20).0
+        };
+        let plain = search(None);
+        let root = bango::eval::Position::new(&b, Rule::Freestyle).key();
+        let marked_cells: Vec<_> = b
+            .empty_cells()
+            .filter(|q| q.index() % 2 == 1 || *q == plain.best)
+            .collect();
+        let marks: Vec<_> = marked_cells.iter().map(|&q| busy.mark(root, q)).collect();
+        let marked = search(Some(busy.clone()));
+        assert_eq!(marked.score, plain.score);
+        reordered += (marked.nodes != plain.nodes) as usize;
+        for m in marks {
+            busy.clear(m);
+        }
+        let left: Vec<_> = b.empty_cells().filter(|&q| busy.is_busy(root, q)).collect();
+        assert!(left.is_empty(), "root marks left behind: {left:?}");
+    }
+    assert!(reordered > 0, "the root marks changed no node count");
+}
