@@ -17,20 +17,18 @@
 //!   is contained: the move still comes from what completed.
 //!
 //! [`LazySmp`] keeps one persistent [`Worker`] per thread (its history survives between moves);
-//! each runs full iterative deepening on its own position copy, worker `i` rotating its root
-//! order by `i`, all sharing the table. They also share busy-move marks ([`crate::busy`]): at the
-//! root and at a node of remaining depth at least 3, a worker puts off a move (not the first)
-//! that another is searching, and comes back to it when the node's other moves are done (at the
-//! root, this split took N=2's time to depth 12 from 0.748 of N=1's to 0.697, over eight
-//! alternating pairs of smp bench runs).
-//! Every worker searches
-//! every depth: with the marks, two workers reached depths 11 and 12 5–19% sooner (in N=2/N=1
-//! time) than with the earlier scheme of helpers skipping alternate iterations. The first
-//! worker to end its deepening normally (depth cap, soft deadline, proven score, node share)
-//! ends the move for all. Only the aggregation
-//! prints per-depth lines (one per new deepest completed iteration, with nodes summed over
-//! all workers), and a summary line at the end. One worker is exactly [`Worker::search`]:
-//! same table, same stop flag, same output, same nodes.
+//! each runs full iterative deepening on its own position copy, worker `i` rotating its root order
+//! by `i`, all sharing the table. They also share busy-move marks ([`crate::busy`]): at the root
+//! and at a node of remaining depth at least 3, a worker puts off a move (not the first) that
+//! another is searching, and comes back to it when the node's other moves are done (at the root,
+//! this split took N=2's time to depth 12 from 0.748 of N=1's to 0.697, over eight alternating
+//! pairs of smp bench runs). Every worker searches every depth: with the marks, two workers reached
+//! depths 11 and 12 5–19% sooner (in N=2/N=1 time) than with the earlier scheme of helpers skipping
+//! alternate iterations. The first worker to end its deepening normally (depth cap, soft deadline,
+//! proven score, node share) ends the move for all. Only the aggregation prints per-depth lines
+//! (one per new deepest completed iteration, with nodes summed over all workers), and a summary
+//! line at the end. One worker is exactly [`Worker::search`]: same table, same stop flag, same
+//! output, same nodes.
 
 use crate::board::Board;
 use crate::busy::BusyMoves;
