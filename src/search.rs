@@ -697,8 +697,8 @@ impl Run<'_, '_> {
         loop {
             // `i` is the move's place in the root list, which a put-off move keeps.
             let i = if next < self.root.len() {
+                let i = next;
                 next += 1;
-                let i = next - 1;
                 if i > 0
                     && self
                         .busy

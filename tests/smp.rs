@@ -348,11 +348,11 @@ fn busy_root_moves_are_put_off_not_dropped() {
         };
         let plain = search(None);
         let root = bango::eval::Position::new(&b, Rule::Freestyle).key();
-        let marked_cells: Vec<_> = b
+        let marks: Vec<_> = b
             .empty_cells()
             .filter(|q| q.index() % 2 == 1 || *q == plain.best)
+            .map(|q| busy.mark(root, q))
             .collect();
-        let marks: Vec<_> = marked_cells.iter().map(|&q| busy.mark(root, q)).collect();
         let marked = search(Some(busy.clone()));
         assert_eq!(marked.score, plain.score);
         reordered += (marked.nodes != plain.nodes) as usize;
