@@ -35,6 +35,7 @@ pub mod protocol;
 pub mod rng;
 pub mod rules;
 pub mod search;
+pub mod settings;
 pub mod smp;
 mod sync;
 pub mod timeman;

@@ -75,42 +75,6 @@ fn vcf_suite_report() {
     }
 }
 
-/// The VCF proof search at the quiescence entry sees chains of fours that the quiescence's own
-/// two fours do not. At depth 1 a win can only be claimed for a root move that makes a four:
-/// the opponent's quiescence must block it, and only then does the mover's quiescence (with its
-/// horizon VCF) start. So every claimed win must be a listed VCF first move, and more puzzles
-/// are proved with the horizon VCF than without.
-#[test]
-fn horizon_vcf_proves_long_chains_of_fours_at_depth_one() {
-    let puzzles = load("puzzles-vcf.txt", "freestyle", 61, 24);
-    let proved = |horizon_vcf: u32| {
-        let mut proved = 0;
-        for p in &puzzles {
-            let caps = Caps {
-                max_depth: 1,
-                ..Caps::default()
-            };
-            let params = Params {
-                horizon_vcf,
-                ..Params::default()
-            };
-            let r = search(p, caps, params);
-            if r.score >= WIN_MIN {
-                assert!(p.answers.contains(&r.best), "{} not an answer", r.best);
-                proved += 1;
-            }
-        }
-        proved
-    };
-    let (with, without) = (proved(100_000), proved(0));
-    println!(
-        "depth 1: proved {with}/{} with the horizon VCF, {without} without",
-        puzzles.len()
-    );
-    assert!(with * 10 >= puzzles.len() * 9, "{with}/{}", puzzles.len());
-    assert!(without < with, "{without} without, {with} with");
-}
-
 /// The quiescence's last own four must be a four-three, make a point of two fours, or be blocked
 /// where the block makes a four: any other four there is blocked and then only stood on, so it
 /// can prove nothing (under freestyle and standard, where the rule applies). At depth 1 (where

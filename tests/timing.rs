@@ -19,7 +19,7 @@ use bango::limits::{Limits, TimeControl};
 use bango::movegen;
 use bango::notation;
 use bango::rules::{self, Rule};
-use bango::search::PARAM_VARS;
+use bango::search::Params;
 use bango::timeman;
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
@@ -44,8 +44,8 @@ impl Brain {
     fn spawn() -> Brain {
         let mut cmd = Command::new(env!("CARGO_BIN_EXE_pbrain-bango"));
         cmd.env_remove("BANGO_ALGO").env_remove("BANGO_SMP");
-        for var in PARAM_VARS {
-            cmd.env_remove(var);
+        for doc in Params::DOCS {
+            cmd.env_remove(doc.var);
         }
         let mut child = cmd
             .stdin(Stdio::piped())

@@ -1,0 +1,121 @@
+//! The alpha-beta search: negamax with principal variation search, iterative deepening,
+//! aspiration windows, a quiescence search on fours, late move reductions, move-count pruning,
+//! killers and history, over the incrementally evaluated [`crate::eval::Position`].
+//!
+//! # Files
+//! - [`score`]: the win scale and the table's re-basing of win scores.
+//! - [`params`]: the switches and tunables, each declared once.
+//! - `worker`: the persistent [`Worker`] and one search's state; iterative deepening and
+//!   aspiration.
+//! - `root`: the root move list (hints, rotation) and the root's iteration.
+//! - `node`: the node function, in numbered steps.
+//! - `movepick`: move ordering and the move loop that the root and every node share (busy-move
+//!   deferral, reductions, the principal-variation re-search, the bound and store).
+//! - `qsearch`: the quiescence search.
+//!
+//! # Shape (built for lazy SMP)
+//! Shared, read-mostly state lives in [`Shared`]: the transposition table, the `stop` flag and
+//! the time [`Plan`](crate::timeman::Plan). Everything a thread mutates lives in its [`Worker`]
+//! (history, which survives between moves of a game) and in the per-search state (its own
+//! position copy, killers, principal variations, node count). N workers can therefore search
+//! one position at once, each with its own `Worker`, borrowing the same `Shared`; worker `i`
+//! rotates its root move order by `i`, and workers given the shared busy-move marks
+//! ([`Worker::set_busy`], see [`crate::busy`]) put off a move another worker is searching (at the
+//! root and at inner nodes of remaining depth at least [`Params::defer_min_depth`]), so the
+//! threads spread out over moves. Worker 0 with a fixed depth or node budget is deterministic:
+//! same position, same move, score and node count.
+//!
+//! # Scores
+//! From the side to move's view; see [`score`].
+
+use crate::board::Pos;
+use crate::timeman::Plan;
+use crate::tt::TranspositionTable;
+use std::sync::atomic::AtomicBool;
+
+mod movepick;
+mod node;
+pub mod params;
+mod qsearch;
+mod root;
+pub mod score;
+mod worker;
+
+pub use params::Params;
+pub use score::{format_score, INF, WIN, WIN_MIN};
+pub use worker::Worker;
+
+/// The deepest ply the search reaches (iterations, extensions and quiescence included).
+pub const MAX_PLY: usize = 128;
+
+/// State shared by every worker of one search.
+pub struct Shared<'a> {
+    /// The transposition table.
+    pub tt: &'a TranspositionTable,
+    /// Raised when the move must be answered now.
+    pub stop: &'a AtomicBool,
+    /// The time plan.
+    pub plan: Plan,
+}
+
+/// Depth and node caps of one search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Caps {
+    /// Last iteration to run.
+    pub max_depth: u32,
+    /// Abandon the search at this many nodes.
+    pub max_nodes: u64,
+}
+
+impl Default for Caps {
+    fn default() -> Caps {
+        Caps {
+            max_depth: (MAX_PLY / 2) as u32,
+            max_nodes: u64::MAX,
+        }
+    }
+}
+
+/// What a search found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchResult {
+    /// The move to play.
+    pub best: Pos,
+    /// Its score (0 when no iteration completed).
+    pub score: i32,
+    /// The last completed iteration (0 = none; the move is the top of the ladder).
+    pub depth: u32,
+    /// Nodes searched, abandoned iteration included.
+    pub nodes: u64,
+    /// The principal variation of the last completed iteration.
+    pub pv: Vec<Pos>,
+}
+
+/// Receives a worker's progress while it searches: the hook through which lazy SMP aggregates
+/// its workers. Calls come from the searching thread only.
+pub trait Progress {
+    /// An iteration completed; `result` is as [`Worker::search`] would return it now.
+    fn iteration(&self, result: &SearchResult);
+    /// The worker has searched `nodes` nodes so far (called every few hundred nodes).
+    fn nodes(&self, nodes: u64);
+}
+
+/// No progress hook (the single-worker search).
+struct Silent;
+
+impl Progress for Silent {
+    fn iteration(&self, _: &SearchResult) {}
+    fn nodes(&self, _: u64) {}
+}
+
+/// Advice about the root moves of the next search (opening book, opening prior, proofs). Empty
+/// hints change nothing, so the search stays value-preserving without them.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RootHints {
+    /// Searched first, in this order (ahead of the table move); the search still decides.
+    pub first: Vec<Pos>,
+    /// Left out of the root, unless that would leave no move.
+    pub skip: Vec<Pos>,
+    /// When not empty, the root keeps only these moves (unless none of them is generated).
+    pub only: Vec<Pos>,
+}

@@ -1,0 +1,250 @@
+//! Move ordering and the move loop that the root and every node share.
+//!
+//! The loop ([`Run::search_moves`]) walks the ordered moves, puts off the ones another lazy SMP
+//! worker is searching (they come back once the node's other moves are done, usually to find
+//! the other worker's result in the table), prunes late quiet moves of non-PV nodes, searches
+//! each move with [`Run::search_move`] (full window first, then zero-window scouts with late
+//! move reductions and the re-searches a scout's failure calls for) and ends in [`Run::store`],
+//! the one place a bound goes into the table. The root is the same loop with `ROOT = true`: no
+//! reductions, no killers or history, and each root move's score and line recorded.
+
+use super::score::{to_tt, INF, WIN_MIN};
+use super::worker::Run;
+use crate::board::Pos;
+use crate::movegen::{Move, QUIET_RANK};
+use crate::tt::Bound;
+
+/// Moves the highest-keyed move of `moves[i..]` to index `i`.
+#[inline]
+fn pick(moves: &mut [Move], i: usize) {
+    let mut best = i;
+    for j in i + 1..moves.len() {
+        if moves[j].order > moves[best].order {
+            best = j;
+        }
+    }
+    moves.swap(i, best);
+}
+
+impl Run<'_, '_> {
+    /// Sets the ordering key of `moves` (searched highest first): the table's move, then
+    /// threats by ladder rank, then the killers, then quiet moves by static value and history.
+    /// Keys are distinct; the loop picks moves lazily ([`pick`]), the root list is sorted.
+    pub(super) fn order(&self, moves: &mut [Move], tt_move: Option<Pos>, ply: usize) {
+        let me = self.pos.side_to_move().index();
+        let killers = self.stack[ply].killers;
+        for m in moves.iter_mut() {
+            let key = if Some(m.pos) == tt_move {
+                1 << 50
+            } else if m.rank > QUIET_RANK {
+                ((m.rank as i64) << 40) + m.value as i64
+            } else if Some(m.pos) == killers[0] {
+                (1 << 39) + 1
+            } else if Some(m.pos) == killers[1] {
+                1 << 39
+            } else {
+                ((m.value as i64) << 12) + self.history[me][m.pos.index()].clamp(0, 4095) as i64
+            };
+            // The cell breaks ties (higher index first), folded into one integer so the sort
+            // compares one word: keys are below 2^51 and cells below 2^10.
+            m.order = (key << 10) | m.pos.index() as i64;
+        }
+    }
+
+    /// The move loop of a node `ply` plies from the root with remaining depth `depth` (key
+    /// `key`), over `moves` (ordering keys set). Returns the best score, fail-soft, or 0 once
+    /// the search is abandoned; the bound is stored in the table.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn search_moves<const ROOT: bool>(
+        &mut self,
+        moves: &mut [Move],
+        depth: i32,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+        pv_node: bool,
+        key: u64,
+    ) -> i32 {
+        let orig_alpha = alpha;
+        let mut best = -INF;
+        let mut best_move = None;
+        // Lazy SMP: a move another worker is searching now is put off until the node's other
+        // moves are done, at the root (where every worker's order is last iteration's, so they
+        // would walk the moves in step) and at nodes deep enough to be worth sharing.
+        let busy = self
+            .busy
+            .filter(|_| ROOT || depth >= self.params.defer_min_depth);
+        let mut deferred = std::mem::take(&mut self.stack[ply].deferred);
+        deferred.clear();
+        let (mut next, mut next_deferred, mut pruned) = (0, 0, false);
+        loop {
+            // `i` is the move's place in the ordered list, which a put-off move keeps. Killers
+            // change only on a cut-off, which ends the loop, so a put-off move keeps the
+            // quietness it was given.
+            let (m, i, quiet) = if next < moves.len() && !pruned {
+                let i = next;
+                next += 1;
+                // Most nodes stop after a move or two (a cut-off, or move-count pruning), so
+                // the list is never sorted whole: each step brings the best remaining move
+                // forward, which gives the order a full sort would.
+                pick(moves, i);
+                let m = moves[i];
+                let quiet = m.rank <= self.params.reducible_rank
+                    && !self.stack[ply].killers.contains(&Some(m.pos));
+                // Step 8. Move-count pruning: late quiet moves of a non-PV node almost never
+                // refute; once a move has been searched, the rest are skipped.
+                if self.params.move_count_pruning
+                    && !pv_node
+                    && quiet
+                    && i >= self.params.late_move_count(depth)
+                    && best > -WIN_MIN
+                {
+                    pruned = true;
+                    continue;
+                }
+                if i > 0 && busy.is_some_and(|b| b.is_busy(key, m.pos)) {
+                    deferred.push((m, i, quiet));
+                    continue;
+                }
+                (m, i, quiet)
+            } else if next_deferred < deferred.len() {
+                next_deferred += 1;
+                deferred[next_deferred - 1]
+            } else {
+                break;
+            };
+            let reducible = !ROOT && quiet;
+            let marked = busy.map(|b| (b, b.mark(key, m.pos)));
+            self.pos.make(m.pos);
+            let score = self.search_move(depth, alpha, beta, ply, pv_node, i, reducible);
+            self.pos.unmake();
+            if let Some((b, mark)) = marked {
+                b.clear(mark);
+            }
+            if self.aborted {
+                self.stack[ply].deferred = deferred;
+                return 0;
+            }
+            if ROOT {
+                self.record_root_move(i, m.pos, score, alpha);
+            }
+            if score > best {
+                best = score;
+                best_move = Some(m.pos);
+                if score > alpha {
+                    alpha = score;
+                    if pv_node {
+                        self.extend_pv(ply, m.pos);
+                    }
+                    if alpha >= beta {
+                        // Step 11. A quiet refutation is remembered for its siblings (killers)
+                        // and for the rest of the search (history, weighted by depth).
+                        if !ROOT && m.rank <= QUIET_RANK {
+                            self.remember_refutation(ply, m.pos, depth);
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+        self.stack[ply].deferred = deferred;
+        if ROOT {
+            // Stable: moves that did not improve keep last iteration's order.
+            self.root.sort_by_key(|r| std::cmp::Reverse(r.score));
+        }
+        // Step 12. Store the result with its bound.
+        self.store(key, depth, best, orig_alpha, beta, ply, best_move);
+        best
+    }
+
+    /// Searches the move just made, the `i`-th of its node: the first with the full window;
+    /// later ones with a zero-window scout, reduced by late move reductions when `reducible`,
+    /// searched again at full depth if a reduced scout beats alpha, and with the full window
+    /// at PV nodes if the scout lands inside it. Returns the score from the node's side.
+    #[allow(clippy::too_many_arguments)]
+    fn search_move(
+        &mut self,
+        depth: i32,
+        alpha: i32,
+        beta: i32,
+        ply: usize,
+        pv_node: bool,
+        i: usize,
+        reducible: bool,
+    ) -> i32 {
+        if i == 0 || !self.params.pvs {
+            return -self.negamax(depth - 1, -beta, -alpha, ply + 1, pv_node);
+        }
+        // Step 9. Late move reductions: late quiet moves rarely matter, so they are scouted
+        // shallower first and searched fully only if they beat alpha.
+        let r = if self.params.lmr
+            && reducible
+            && depth >= self.params.lmr_min_depth
+            && i >= self.params.lmr_min_index
+        {
+            self.params.lmr_reduction(depth, i, pv_node).min(depth - 1)
+        } else {
+            0
+        };
+        // Step 10. Principal variation search: a zero window proves the move worse than the
+        // first cheaply; only a move that beats it is searched with the full window.
+        let mut s = -self.negamax(depth - 1 - r, -alpha - 1, -alpha, ply + 1, false);
+        if s > alpha && r > 0 && !self.aborted {
+            s = -self.negamax(depth - 1, -alpha - 1, -alpha, ply + 1, false);
+        }
+        if s > alpha && s < beta && pv_node && !self.aborted {
+            s = -self.negamax(depth - 1, -beta, -alpha, ply + 1, true);
+        }
+        s
+    }
+
+    /// The principal variation of `ply` becomes `mv` followed by the child's.
+    fn extend_pv(&mut self, ply: usize, mv: Pos) {
+        let (head, tail) = self.stack.split_at_mut(ply + 1);
+        let (line, child) = (&mut head[ply], &tail[0]);
+        line.pv[ply] = mv;
+        let end = child.pv_len.max(ply + 1);
+        line.pv[ply + 1..end].copy_from_slice(&child.pv[ply + 1..end]);
+        line.pv_len = end;
+    }
+
+    /// A quiet move that cut off at `ply`: a killer there, and history weighted by depth.
+    fn remember_refutation(&mut self, ply: usize, mv: Pos, depth: i32) {
+        let k = &mut self.stack[ply].killers;
+        if k[0] != Some(mv) {
+            k[1] = k[0];
+            k[0] = Some(mv);
+        }
+        let me = self.pos.side_to_move().index();
+        let h = &mut self.history[me][mv.index()];
+        *h = (*h + depth * depth).min(1 << 20);
+    }
+
+    /// Stores a node's result with its bound (lower on a fail-high, exact inside the window,
+    /// upper on a fail-low), win scores made relative to the node.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn store(
+        &self,
+        key: u64,
+        depth: i32,
+        best: i32,
+        orig_alpha: i32,
+        beta: i32,
+        ply: usize,
+        best_move: Option<Pos>,
+    ) {
+        if !self.params.tt {
+            return;
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > orig_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.shared
+            .tt
+            .store(key, depth as i16, bound, to_tt(best, ply), best_move);
+    }
+}

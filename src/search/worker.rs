@@ -1,0 +1,329 @@
+//! One search thread: the persistent [`Worker`] (what it learns over a game) and the state of
+//! one search ([`Run`]), with iterative deepening and aspiration windows.
+//!
+//! A `Run` lives for one call of [`Worker::search`]: its own position copy, the per-ply stack
+//! (killers, principal variation, move buffers), the root move list and the node count. The
+//! only state that outlives it is the worker's history table, halved before every iteration.
+
+use super::root::RootMove;
+use super::score::{format_score, is_proven, win_in};
+use super::{Caps, Params, Progress, RootHints, SearchResult, Shared, Silent, MAX_PLY};
+use crate::board::{Board, Pos, CELLS};
+use crate::busy::BusyMoves;
+use crate::eval::Position;
+use crate::movegen::{self, Move};
+use crate::pattern::Threat;
+use crate::rules::Rule;
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+use std::time::Instant;
+
+/// Nodes between two reads of the clock and the stop flag (a power of two).
+const POLL_NODES: u64 = 256;
+
+/// One search thread's persistent state.
+pub struct Worker {
+    index: usize,
+    /// The switches and tunables.
+    pub params: Params,
+    /// Hints for the next search only: [`Worker::search`] takes (and so clears) them.
+    pub root_hints: RootHints,
+    /// Quiet-move history per colour and cell: what cut off before, weighted by depth.
+    history: Vec<[i32; CELLS]>,
+    /// The marks of the moves the other workers are searching (lazy SMP only).
+    busy: Option<Arc<BusyMoves>>,
+}
+
+impl Worker {
+    /// Worker number `index` (0 = the deterministic main worker).
+    pub fn new(index: usize, params: Params) -> Worker {
+        Worker {
+            index,
+            params,
+            root_hints: RootHints::default(),
+            history: vec![[0; CELLS]; 2],
+            busy: None,
+        }
+    }
+
+    /// Shares `busy` with the other workers of a lazy SMP search: a move another worker is
+    /// searching is put off until the node's other moves are done. `None` (one worker) keeps
+    /// the move order independent of anything else.
+    pub fn set_busy(&mut self, busy: Option<Arc<BusyMoves>>) {
+        self.busy = busy;
+    }
+
+    /// Forgets what was learnt (a new game).
+    pub fn clear(&mut self) {
+        for h in &mut self.history {
+            h.fill(0);
+        }
+    }
+
+    /// Searches `board` (side to move = the mover) under `rule` and returns the best move.
+    /// `output` receives one line per completed iteration. The board must have an empty point.
+    pub fn search(
+        &mut self,
+        shared: &Shared<'_>,
+        board: &Board,
+        rule: Rule,
+        caps: Caps,
+        output: &dyn Fn(&str),
+    ) -> SearchResult {
+        self.search_with(shared, board, rule, caps, output, &Silent)
+    }
+
+    /// [`Worker::search`], also telling `progress` about every completed iteration and the
+    /// node count as it grows. The hook never changes what is searched.
+    pub fn search_with(
+        &mut self,
+        shared: &Shared<'_>,
+        board: &Board,
+        rule: Rule,
+        caps: Caps,
+        output: &dyn Fn(&str),
+        progress: &dyn Progress,
+    ) -> SearchResult {
+        let started = Instant::now();
+        let mut run = Run {
+            pos: Position::new(board, rule),
+            shared,
+            progress,
+            params: self.params,
+            history: &mut self.history,
+            nodes: 0,
+            max_nodes: caps.max_nodes,
+            aborted: false,
+            stack: (0..MAX_PLY + 2).map(|_| Frame::new()).collect(),
+            root: Vec::new(),
+            hints: std::mem::take(&mut self.root_hints),
+            busy: self.busy.as_deref(),
+        };
+        run.iterate(self.index, caps.max_depth, started, output)
+    }
+}
+
+/// What the search keeps per ply.
+pub(super) struct Frame {
+    /// Quiet moves that cut off at this ply, most recent first.
+    pub killers: [Option<Pos>; 2],
+    /// The principal variation from this ply: `pv[ply..pv_len]`.
+    pub pv: [Pos; MAX_PLY + 2],
+    /// Where this ply's principal variation ends.
+    pub pv_len: usize,
+    /// The node's move list (kept to reuse its allocation).
+    pub moves: Vec<Move>,
+    /// Moves put off because another worker was searching them: the move, its place in the
+    /// ordered list, and whether it is quiet.
+    pub deferred: Vec<(Move, usize, bool)>,
+}
+
+impl Frame {
+    fn new() -> Frame {
+        Frame {
+            killers: [None; 2],
+            pv: [Pos(0); MAX_PLY + 2],
+            pv_len: 0,
+            moves: Vec::with_capacity(64),
+            deferred: Vec::new(),
+        }
+    }
+}
+
+/// The state of one search by one worker.
+pub(super) struct Run<'a, 's> {
+    /// The searched position, moves made and unmade as the search goes.
+    pub pos: Position,
+    pub shared: &'a Shared<'s>,
+    pub progress: &'a dyn Progress,
+    pub params: Params,
+    pub history: &'a mut [[i32; CELLS]],
+    pub nodes: u64,
+    pub max_nodes: u64,
+    /// Set once the search must unwind; its scores are then never used or stored.
+    pub aborted: bool,
+    /// Per-ply state, indexed by ply.
+    pub stack: Vec<Frame>,
+    /// The root moves, best first after each iteration.
+    pub root: Vec<RootMove>,
+    pub hints: RootHints,
+    pub busy: Option<&'a BusyMoves>,
+}
+
+impl Run<'_, '_> {
+    /// Counts a node and says whether the search must unwind (stop flag, deadline, node cap).
+    #[inline]
+    pub fn poll(&mut self) -> bool {
+        self.nodes += 1;
+        if self.aborted {
+            return true;
+        }
+        if self.nodes >= self.max_nodes {
+            self.aborted = true;
+        } else if self.nodes & (POLL_NODES - 1) == 0 {
+            self.progress.nodes(self.nodes);
+            let late = self.shared.plan.hard.is_some_and(|h| Instant::now() >= h);
+            if late || self.shared.stop.load(Ordering::Relaxed) {
+                self.aborted = true;
+            }
+        }
+        self.aborted
+    }
+
+    /// The static evaluation, from the side to move's view.
+    #[inline]
+    pub fn evaluate(&self) -> i32 {
+        if self.params.full_eval {
+            self.pos.evaluate_full()
+        } else {
+            self.pos.evaluate()
+        }
+    }
+
+    /// Positions decided by the threats on the board, before any move is searched.
+    #[inline]
+    pub fn decided(&mut self, ply: usize) -> Option<i32> {
+        let me = self.pos.side_to_move();
+        let op = me.opponent();
+        // A five to make wins now.
+        if self.pos.has_at_least(me, Threat::Five) {
+            return Some(win_in(ply + 1));
+        }
+        let caro = self.pos.rule() == Rule::Caro;
+        let op_fives = self.pos.rung_count(op, Threat::Five);
+        // Two five points cannot both be blocked (under caro one block may close the other).
+        if op_fives >= 2 && !caro {
+            return Some(-win_in(ply + 2));
+        }
+        // An open four (or double four) wins when the opponent has no five to make first.
+        if op_fives == 0
+            && !caro
+            && movegen::find_usable(&mut self.pos, me, Threat::OpenFour).is_some()
+        {
+            return Some(win_in(ply + 3));
+        }
+        None
+    }
+
+    /// Iterative deepening from depth 1 to `max_depth`, until the soft deadline, a proven score
+    /// or an abandoned iteration; the answer is the last completed iteration.
+    fn iterate(
+        &mut self,
+        worker: usize,
+        max_depth: u32,
+        started: Instant,
+        output: &dyn Fn(&str),
+    ) -> SearchResult {
+        let fast = movegen::fast_move(&mut self.pos).expect("an empty point");
+        let mut result = SearchResult {
+            best: fast,
+            score: 0,
+            depth: 0,
+            nodes: 0,
+            pv: vec![fast],
+        };
+        // An immediate five needs no search; an instant plan gets the top of the ladder.
+        if self.pos.has_at_least(self.pos.side_to_move(), Threat::Five) {
+            result.score = win_in(1);
+            return result;
+        }
+        if self.shared.plan.instant {
+            return result;
+        }
+        self.init_root(worker);
+        if self.root.is_empty() {
+            return result;
+        }
+        let mut prev = 0;
+        // The static evaluation favours the side to move at the leaves, so scores alternate
+        // between odd and even depths: the aspiration window is centred on the last score of
+        // the same parity when there is one.
+        let mut by_parity = [None; 2];
+        let last = max_depth.min((MAX_PLY / 2) as u32) as i32;
+        for depth in 1..=last {
+            self.age_history();
+            let centre = by_parity[(depth % 2) as usize].unwrap_or(prev);
+            let score = self.aspiration(depth, centre);
+            if self.aborted {
+                break;
+            }
+            prev = score;
+            by_parity[(depth % 2) as usize] = Some(score);
+            let best = &self.root[0];
+            result = SearchResult {
+                best: best.mv.pos,
+                score,
+                depth: depth as u32,
+                nodes: self.nodes,
+                pv: best.pv.clone(),
+            };
+            output(&iteration_line(&result, started));
+            self.progress.iteration(&result);
+            if is_proven(score) {
+                break;
+            }
+            if self.shared.plan.soft.is_some_and(|s| Instant::now() >= s) {
+                break;
+            }
+        }
+        result.nodes = self.nodes;
+        result
+    }
+
+    /// Halves the history, so that what cut off in earlier iterations weighs less than what
+    /// cuts off now.
+    fn age_history(&mut self) {
+        for h in self.history.iter_mut() {
+            for v in h.iter_mut() {
+                *v /= 2;
+            }
+        }
+    }
+
+    /// One iteration inside an aspiration window around the last score, widened on failure
+    /// until the score falls inside (the final score equals a full-window search's).
+    fn aspiration(&mut self, depth: i32, prev: i32) -> i32 {
+        let inf = super::INF;
+        let mut delta = self.params.aspiration_delta;
+        let (mut alpha, mut beta) = if self.params.aspiration
+            && depth >= self.params.aspiration_min_depth
+            && !is_proven(prev)
+        {
+            (prev - delta, prev + delta)
+        } else {
+            (-inf, inf)
+        };
+        loop {
+            let score = self.root_search(depth, alpha, beta);
+            if self.aborted {
+                return score;
+            }
+            if score <= alpha && alpha > -inf {
+                alpha = (score - delta).max(-inf);
+            } else if score >= beta && beta < inf {
+                beta = (score + delta).min(inf);
+            } else {
+                return score;
+            }
+            delta = delta.saturating_mul(4);
+            if delta > 50_000 {
+                alpha = -inf;
+                beta = inf;
+            }
+        }
+    }
+}
+
+/// The progress line of a completed iteration.
+fn iteration_line(r: &SearchResult, started: Instant) -> String {
+    let ms = started.elapsed().as_millis() as u64;
+    let nps = r.nodes * 1000 / ms.max(1);
+    let pv: Vec<String> = r.pv.iter().map(|p| p.to_string()).collect();
+    format!(
+        "depth {} score {} nodes {} nps {nps} time {ms} pv {}",
+        r.depth,
+        format_score(r.score),
+        r.nodes,
+        pv.join(" ")
+    )
+}
