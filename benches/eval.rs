@@ -8,7 +8,7 @@ use criterion::{criterion_group, criterion_main, Criterion};
 use std::hint::black_box;
 
 fn midgame() -> Position {
-    let text = std::fs::read_to_string(notation::data_dir().join("positions-midgame-15.txt"))
+    let text = std::fs::read_to_string(bango_testkit::data_dir().join("positions-midgame-15.txt"))
         .expect("shared data");
     let p = &notation::parse_puzzles(&text).unwrap()[10];
     Position::new(&p.board().unwrap(), Rule::Freestyle)

@@ -7,7 +7,7 @@ use bango::rules::Rule;
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 
 fn bench(c: &mut Criterion) {
-    let text = std::fs::read_to_string(notation::data_dir().join("positions-midgame-15.txt"))
+    let text = std::fs::read_to_string(bango_testkit::data_dir().join("positions-midgame-15.txt"))
         .expect("shared data");
     let puzzles = notation::parse_puzzles(&text).unwrap();
     let mut group = c.benchmark_group("movegen");

@@ -9,7 +9,7 @@ use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use std::sync::atomic::AtomicBool;
 
 fn bench(c: &mut Criterion) {
-    let text = std::fs::read_to_string(notation::data_dir().join("positions-midgame-15.txt"))
+    let text = std::fs::read_to_string(bango_testkit::data_dir().join("positions-midgame-15.txt"))
         .expect("shared data");
     let board = notation::parse_puzzles(&text).unwrap()[10].board().unwrap();
     let stop = AtomicBool::new(false);

@@ -43,7 +43,7 @@ fn env(name: &str, default: usize) -> usize {
 }
 
 fn set(count: usize) -> Vec<BenchPosition> {
-    positions()
+    positions(&bango_testkit::data_dir())
         .expect("shared data")
         .into_iter()
         .filter(|p| p.rule == Rule::Freestyle)

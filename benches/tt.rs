@@ -3,7 +3,9 @@
 //!
 //! `cargo bench --bench tt` (or `-- probe` etc. to filter).
 use bango::board::Pos;
-use bango::tt::{ArcSlot, Bound, PackedSlot, Slot, TranspositionTable};
+#[cfg(feature = "experiments")]
+use bango::tt::PackedSlot;
+use bango::tt::{ArcSlot, Bound, Slot, TranspositionTable};
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -102,11 +104,15 @@ fn lifetime<S: Slot>(c: &mut Criterion) {
 
 fn benches(c: &mut Criterion) {
     lifetime::<ArcSlot>(c);
-    lifetime::<PackedSlot>(c);
     single::<ArcSlot>(c);
-    single::<PackedSlot>(c);
     contended::<ArcSlot>(c);
-    contended::<PackedSlot>(c);
+    // The packed slot, for comparison (`--features experiments`).
+    #[cfg(feature = "experiments")]
+    {
+        lifetime::<PackedSlot>(c);
+        single::<PackedSlot>(c);
+        contended::<PackedSlot>(c);
+    }
 }
 
 criterion_group! {

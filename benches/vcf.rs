@@ -3,8 +3,9 @@
 //! puzzles). Before timing, each VCF subset is solved once per puzzle and its solve rate,
 //! median and worst time per puzzle are printed. `cargo bench --bench vcf`.
 
-use bango::notation::{data_dir, parse_puzzles, Puzzle};
+use bango::notation::{parse_puzzles, Puzzle};
 use bango::vcf::{Budget, Proof, VcfSolver, VctOptions, VctProof, VctSolver};
+use bango_testkit::data_dir;
 use criterion::{criterion_group, criterion_main, Criterion};
 use std::time::{Duration, Instant};
 

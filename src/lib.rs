@@ -26,6 +26,7 @@ pub mod bench;
 pub mod board;
 pub mod book;
 pub mod busy;
+pub mod config;
 pub mod eval;
 pub mod limits;
 pub mod movegen;

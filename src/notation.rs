@@ -146,14 +146,6 @@ pub fn opening_board(moves: &[Pos], size: usize) -> Result<Board, String> {
     Ok(b)
 }
 
-/// The shared data folder: `BANGO_DATA` if set, else `../shared/data` beside the crate root.
-pub fn data_dir() -> std::path::PathBuf {
-    match std::env::var_os("BANGO_DATA") {
-        Some(d) => d.into(),
-        None => std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data"),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -36,7 +36,7 @@ use crate::eval::Position;
 use crate::movegen;
 use crate::rules::Rule;
 use crate::search::{
-    format_score, Caps, Params, Progress, RootHints, SearchResult, Shared, Worker, WIN_MIN,
+    format_score, Caps, Params, Progress, RootHints, SearchResult, Shared, Worker,
 };
 use crate::timeman::Plan;
 use crate::tt::TranspositionTable;
@@ -246,30 +246,25 @@ pub enum Aggregation {
     /// The deepest completed iteration, worker 0 at equal depth ([`choose`]).
     #[default]
     Deepest,
-    /// Votes weighted by depth and score, as in Stockfish and Rapfi ([`vote`]).
+    /// Votes weighted by depth and score, as in Stockfish and Rapfi ([`vote`]); an experiment
+    /// not shown better (`BANGO_SMP_VOTE`, `experiments` feature).
+    #[cfg(feature = "experiments")]
     Vote,
 }
 
-impl Aggregation {
-    /// `BANGO_SMP_VOTE=1` selects [`Aggregation::Vote`]; anything else the default.
-    pub fn from_env() -> Aggregation {
-        match std::env::var("BANGO_SMP_VOTE").as_deref().map(str::trim) {
-            Ok("1") | Ok("true") | Ok("on") => Aggregation::Vote,
-            _ => Aggregation::Deepest,
-        }
-    }
-}
-
 /// Score added to every vote so that the worst-scoring worker still counts.
+#[cfg(feature = "experiments")]
 pub const VOTE_BONUS: i64 = 100;
 
 /// Voting: each worker's move collects `(score - worst + VOTE_BONUS) * depth` from every worker
 /// that chose it; the chosen worker is the one whose move has most votes (lowest index at
 /// ties). A proven win overrides the vote (the fastest one), and a proven loss never wins it
 /// while another worker still has hope.
+#[cfg(feature = "experiments")]
 pub fn vote(
     per_worker: &[Option<Completed<SearchResult>>],
 ) -> Option<(usize, Completed<SearchResult>)> {
+    use crate::search::WIN_MIN;
     let done: Vec<(usize, &Completed<SearchResult>)> = per_worker
         .iter()
         .enumerate()
@@ -341,6 +336,10 @@ pub struct LazySmp {
     params: Params,
     /// How the answer is chosen when more than one worker runs.
     pub aggregation: Aggregation,
+    /// Whether workers put off the moves another worker is searching.
+    defer: bool,
+    /// Test hook: a worker that panics after completing a depth.
+    #[cfg(feature = "experiments")]
     fault: Option<(usize, u32)>,
 }
 
@@ -352,6 +351,8 @@ impl LazySmp {
             workers: Vec::new(),
             params,
             aggregation: Aggregation::Deepest,
+            defer: true,
+            #[cfg(feature = "experiments")]
             fault: None,
         };
         smp.set_threads(threads);
@@ -369,12 +370,18 @@ impl LazySmp {
             self.workers.push(Mutex::new(Worker::new(i, self.params)));
         }
         // One set of busy-move marks for all the workers, none for one worker (whose move order
-        // must depend on nothing else). `BANGO_SMP_DEFER=0` turns deferral off for comparison.
-        let defer = std::env::var("BANGO_SMP_DEFER").map_or(true, |v| v.trim() != "0");
-        let busy = (n > 1 && defer).then(|| Arc::new(BusyMoves::new()));
+        // must depend on nothing else) or with deferral off.
+        let busy = (n > 1 && self.defer).then(|| Arc::new(BusyMoves::new()));
         for w in &mut self.workers {
             w.get_mut().set_busy(busy.clone());
         }
+    }
+
+    /// Whether workers put off the moves another worker is searching (on by default; off only
+    /// for comparison).
+    pub fn set_defer(&mut self, defer: bool) {
+        self.defer = defer;
+        self.set_threads(self.workers.len());
     }
 
     /// The number of workers.
@@ -398,7 +405,7 @@ impl LazySmp {
 
     /// Test hook: worker `worker` panics right after completing iteration `depth` (its
     /// completed iterations are still reported), in every later search.
-    #[doc(hidden)]
+    #[cfg(feature = "experiments")]
     pub fn inject_panic(&mut self, worker: usize, depth: u32) {
         self.fault = Some((worker, depth));
     }
@@ -430,11 +437,14 @@ impl LazySmp {
         };
         let silent = |_: &str| {};
         let output: &(dyn Fn(&str) + Sync) = if n == 1 { job.output } else { &silent };
-        let (workers, fault) = (&self.workers, self.fault);
+        let workers = &self.workers;
+        #[cfg(feature = "experiments")]
+        let fault = self.fault;
         let work = |i: usize, rep: &Reporter<SearchResult>| {
             let hook = Hook {
                 reporter: rep,
                 agg: (n > 1).then_some(&agg),
+                #[cfg(feature = "experiments")]
                 panic_after: fault.and_then(|(w, d)| (w == i).then_some(d)),
                 seen: Cell::new(0),
             };
@@ -450,6 +460,7 @@ impl LazySmp {
         };
         let out = self.pool.run(n, &own_stop, work, monitor);
         let chosen = match self.aggregation {
+            #[cfg(feature = "experiments")]
             Aggregation::Vote if n > 1 => vote(&out.per_worker),
             _ => out.best,
         };
@@ -514,6 +525,7 @@ struct Hook<'a> {
     reporter: &'a Reporter<SearchResult>,
     /// Present when several workers run: the shared node total and per-depth lines.
     agg: Option<&'a Aggregator<'a>>,
+    #[cfg(feature = "experiments")]
     panic_after: Option<u32>,
     /// Nodes already added to the shared total.
     seen: Cell<u64>,
@@ -540,6 +552,7 @@ impl Progress for Hook<'_> {
                 ));
             }
         }
+        #[cfg(feature = "experiments")]
         if self.panic_after.is_some_and(|d| r.depth >= d) {
             panic!("injected fault after depth {}", r.depth);
         }
@@ -752,6 +765,7 @@ mod tests {
         assert_eq!(pool.threads(), 3);
     }
 
+    #[cfg(feature = "experiments")]
     #[test]
     fn vote_weighs_depth_and_score_and_honours_proofs() {
         use crate::board::Pos;

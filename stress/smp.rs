@@ -5,7 +5,7 @@
 //!
 //! Short mode by default (a few seconds); `BANGO_STRESS=long` runs for `BANGO_STRESS_SECS`
 //! (default 60) and prints counts, e.g.
-//! `BANGO_STRESS=long cargo test --release --test stress_smp -- --nocapture`.
+//! `BANGO_STRESS=long cargo test --release --test stress smp:: -- --nocapture`.
 
 use bango::board::{Board, Color};
 use bango::limits::Limits;
@@ -18,9 +18,7 @@ use bango::tt::TranspositionTable;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-#[path = "../tests/smp_support/mod.rs"]
-mod smp_support;
-use smp_support::{BLOCK_FOUR, FIVE_IN_ONE, FOUR_THREE};
+use bango_testkit::positions::{BLOCK_FOUR, FIVE_IN_ONE, FOUR_THREE};
 
 fn long_mode() -> Option<Duration> {
     (std::env::var("BANGO_STRESS").as_deref() == Ok("long")).then(|| {
@@ -48,7 +46,7 @@ impl Rng {
 }
 
 fn midgame() -> Vec<Board> {
-    let text = std::fs::read_to_string(notation::data_dir().join("positions-midgame-15.txt"))
+    let text = std::fs::read_to_string(bango_testkit::data_dir().join("positions-midgame-15.txt"))
         .expect("midgame positions");
     notation::parse_puzzles(&text)
         .unwrap()

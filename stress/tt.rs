@@ -4,11 +4,13 @@
 //!
 //! Short mode by default (a fixed number of operations, a few seconds in CI); set
 //! `BANGO_STRESS=long` for a long run (`BANGO_STRESS_SECS`, default 60, per slot kind), e.g.
-//! `BANGO_STRESS=long cargo test --release --test stress_tt -- --nocapture`.
+//! `BANGO_STRESS=long cargo test --release --test stress tt:: -- --nocapture`.
 #![cfg(not(loom))]
 
 use bango::board::Pos;
-use bango::tt::{ArcSlot, Bound, PackedSlot, Slot, StoreOutcome, TranspositionTable, TtEntry};
+#[cfg(feature = "experiments")]
+use bango::tt::PackedSlot;
+use bango::tt::{ArcSlot, Bound, Slot, StoreOutcome, TranspositionTable, TtEntry};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
@@ -163,6 +165,7 @@ fn arc_swap_slots_never_yield_a_torn_entry() {
     hammer::<ArcSlot>(mode());
 }
 
+#[cfg(feature = "experiments")]
 #[test]
 fn packed_slots_never_yield_a_torn_entry() {
     hammer::<PackedSlot>(mode());

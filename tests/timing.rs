@@ -130,7 +130,7 @@ impl Drop for Brain {
 
 /// Middle-game positions (freestyle, 15x15) from the shared data.
 fn positions(n: usize) -> Vec<Board> {
-    let text = std::fs::read_to_string(notation::data_dir().join("positions-midgame-15.txt"))
+    let text = std::fs::read_to_string(bango_testkit::data_dir().join("positions-midgame-15.txt"))
         .expect("shared data");
     notation::parse_puzzles(&text)
         .unwrap()

@@ -1,5 +1,5 @@
 //! `alphabeta`: the alpha-beta engine behind the [`Algorithm`] trait (the registry default),
-//! searching with `Settings.threads` lazy SMP workers ([`crate::smp::LazySmp`]).
+//! searching with `config.brain.threads` lazy SMP workers ([`crate::smp::LazySmp`]).
 //!
 //! It owns the transposition table and the workers for the whole game: the table is kept
 //! between moves (Zobrist keys are fixed, so last move's deep entries still match) and cleared
@@ -15,12 +15,13 @@
 //! search is reproducible only once the table is in place (see [`AlphaBeta::with_table`]).
 
 use super::proofs::{RootProofs, Verdict};
-use super::{Algorithm, Request, Settings};
+use super::{Algorithm, Request};
 use crate::board::{Board, Pos};
 use crate::book::play::Opening;
 use crate::book::swap2::{self, Swap2Reply};
-use crate::search::{Caps, Params};
-use crate::smp::{Aggregation, Job, LazySmp};
+use crate::config::Config;
+use crate::search::Caps;
+use crate::smp::{Job, LazySmp};
 use crate::timeman::{self, Plan};
 use crate::tt::{self, SharedTable};
 
@@ -32,35 +33,32 @@ pub struct AlphaBeta {
     proofs: RootProofs,
 }
 
-impl Default for AlphaBeta {
-    fn default() -> AlphaBeta {
-        AlphaBeta::new(Params::from_env())
-    }
-}
-
 impl AlphaBeta {
-    /// An engine with the given feature switches, one worker and the default table size (its
-    /// allocation continues in the background). The aggregation of several workers follows
-    /// `BANGO_SMP_VOTE`.
-    pub fn new(params: Params) -> AlphaBeta {
-        AlphaBeta::build(params, AlphaBeta::table_bytes(&Settings::default()))
+    /// An engine configured by `config` (search parameters, book, proofs, workers) with the
+    /// table size it asks for (its allocation continues in the background).
+    pub fn new(config: &Config) -> AlphaBeta {
+        AlphaBeta::build(config, AlphaBeta::table_bytes(config))
     }
 
-    fn build(params: Params, bytes: usize) -> AlphaBeta {
-        let mut smp = LazySmp::new(1, params);
-        smp.aggregation = Aggregation::from_env();
+    fn build(config: &Config, bytes: usize) -> AlphaBeta {
+        let mut smp = LazySmp::new(1, config.search);
+        smp.set_defer(config.brain.smp_defer);
+        #[cfg(feature = "experiments")]
+        if config.experiments.smp_vote {
+            smp.aggregation = crate::smp::Aggregation::Vote;
+        }
         AlphaBeta {
             table: SharedTable::new(bytes),
             smp,
-            opening: Opening::from_env(),
-            proofs: RootProofs::default(),
+            opening: Opening::new(config.brain.book, config.exe.clone()),
+            proofs: RootProofs::new(config.brain.proofs),
         }
     }
 
-    /// An engine with the given switches and a table of about `bytes`, fully allocated before
+    /// An engine configured by `config` with a table of about `bytes`, fully allocated before
     /// this returns (until a new game with other settings resizes it).
-    pub fn with_table(params: Params, bytes: usize) -> AlphaBeta {
-        let engine = AlphaBeta::build(params, bytes);
+    pub fn with_table(config: &Config, bytes: usize) -> AlphaBeta {
+        let engine = AlphaBeta::build(config, bytes);
         engine.table.wait_idle();
         engine
     }
@@ -75,8 +73,8 @@ impl AlphaBeta {
         &mut self.smp
     }
 
-    fn table_bytes(settings: &Settings) -> usize {
-        tt::table_bytes(settings.hash_kib.unwrap_or(0), settings.max_memory).max(1 << 16)
+    fn table_bytes(config: &Config) -> usize {
+        tt::table_bytes(config.brain.hash_kib, config.brain.max_memory).max(1 << 16)
     }
 }
 
@@ -88,7 +86,7 @@ impl Algorithm for AlphaBeta {
     fn think(&mut self, req: &Request<'_>) -> Pos {
         // Opening knowledge first: a quiet book hit is played at once, otherwise it only
         // orders (or, for the prior, trims) the root.
-        let folder = req.settings.folder.as_deref();
+        let folder = req.config.folder.as_deref();
         let advice = self.opening.advise(req.board, req.rule, folder, req.output);
         if let Some(p) = advice.play {
             (req.output)(&format!("book {p}"));
@@ -119,7 +117,7 @@ impl Algorithm for AlphaBeta {
                 return tree.attack;
             }
             Verdict::Defend { only, threat_plies } => {
-                if req.settings.show_detail {
+                if req.config.brain.show_detail != 0 {
                     let moves: Vec<String> = only.iter().map(Pos::to_string).collect();
                     (req.output)(&format!(
                         "opponent vcf in {threat_plies} plies; breakers {}",
@@ -131,11 +129,11 @@ impl Algorithm for AlphaBeta {
             Verdict::Lost | Verdict::Nothing => {}
         }
         // Normally already done at the new game; a thread count changed since costs the pool.
-        self.smp.set_threads(req.settings.threads);
+        self.smp.set_threads(req.config.brain.threads);
         self.smp.set_root_hints(&hints);
         let tt = self.table.table();
         tt.new_search();
-        let show = req.settings.show_detail;
+        let show = req.config.brain.show_detail != 0;
         let output = |line: &str| {
             if show {
                 (req.output)(line)
@@ -163,10 +161,10 @@ impl Algorithm for AlphaBeta {
         self.swap_decision(req, true)
     }
 
-    fn new_game(&mut self, _size: usize, settings: &Settings) {
-        self.table.resize(AlphaBeta::table_bytes(settings));
+    fn new_game(&mut self, _size: usize, config: &Config) {
+        self.table.resize(AlphaBeta::table_bytes(config));
         self.table.new_game();
-        self.smp.set_threads(settings.threads);
+        self.smp.set_threads(config.brain.threads);
         self.smp.clear();
         self.proofs.clear();
     }
@@ -175,7 +173,7 @@ impl Algorithm for AlphaBeta {
 impl AlphaBeta {
     /// Swap2 ([`swap2::decide`]) or Swap1 ([`swap2::choose_colour`] after three stones).
     fn swap_decision(&mut self, req: &Request<'_>, swap1: bool) -> Option<Swap2Reply> {
-        self.smp.set_threads(req.settings.threads);
+        self.smp.set_threads(req.config.brain.threads);
         let tt = self.table.table();
         let (smp, rule, stop) = (&mut self.smp, req.rule, req.stop);
         let silent = |_: &str| {};
@@ -211,33 +209,30 @@ mod tests {
     #[test]
     fn registered_as_the_default() {
         assert_eq!(algo::default_name(), "alphabeta");
-        assert_eq!(algo::by_name("AlphaBeta").unwrap().name(), "alphabeta");
+        let c = Config::default();
+        assert_eq!(algo::by_name("AlphaBeta", &c).unwrap().name(), "alphabeta");
     }
 
     #[test]
     fn table_size_follows_settings() {
-        let s = Settings {
-            hash_kib: Some(1024),
-            max_memory: 1 << 20,
-            ..Settings::default()
-        };
-        assert_eq!(AlphaBeta::table_bytes(&s), 1 << 18);
+        let mut c = Config::default();
+        c.brain.hash_kib = 1024;
+        c.brain.max_memory = 1 << 20;
+        assert_eq!(AlphaBeta::table_bytes(&c), 1 << 18);
         assert_eq!(
-            AlphaBeta::table_bytes(&Settings::default()),
+            AlphaBeta::table_bytes(&Config::default()),
             tt::DEFAULT_BYTES
         );
     }
 
     #[test]
     fn threads_follow_settings_at_the_new_game() {
-        let mut e = AlphaBeta::with_table(Params::default(), 1 << 16);
-        let s = Settings {
-            threads: 3,
-            ..Settings::default()
-        };
-        e.new_game(15, &s);
+        let mut e = AlphaBeta::with_table(&Config::default(), 1 << 16);
+        let mut c = Config::default();
+        c.brain.threads = 3;
+        e.new_game(15, &c);
         assert_eq!(e.smp_mut().threads(), 3);
-        e.new_game(15, &Settings::default());
+        e.new_game(15, &Config::default());
         assert_eq!(e.smp_mut().threads(), 1);
     }
 }

@@ -7,8 +7,9 @@
 //! for; with neither given it waits for the stop flag alone.
 
 use super::random::Random;
-use super::{Algorithm, Request, Settings};
+use super::{Algorithm, Request};
 use crate::board::Pos;
+use crate::config::Config;
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
@@ -47,7 +48,7 @@ impl Algorithm for Idle {
         self.random.choose(req.board, req.rule)
     }
 
-    fn new_game(&mut self, size: usize, settings: &Settings) {
-        self.random.new_game(size, settings);
+    fn new_game(&mut self, size: usize, config: &Config) {
+        self.random.new_game(size, config);
     }
 }

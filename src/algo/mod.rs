@@ -7,42 +7,16 @@
 //! limits run out.
 
 use crate::board::{Board, Pos};
+use crate::config::Config;
 use crate::limits::Limits;
 use crate::rules::Rule;
-use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 
 pub mod alphabeta;
+#[cfg(feature = "experiments")]
 pub mod idle;
 pub mod proofs;
 pub mod random;
-
-/// Engine settings that outlive a single move (from `INFO` and the environment).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Settings {
-    /// Search workers (`BANGO_SMP`, `INFO thread_num`); 1 = deterministic single worker.
-    pub threads: usize,
-    /// `INFO hash_size` in KiB, when given.
-    pub hash_kib: Option<u64>,
-    /// `INFO max_memory` in bytes; 0 = no limit.
-    pub max_memory: u64,
-    /// `INFO show_detail`: whether to print search progress as `MESSAGE` lines.
-    pub show_detail: bool,
-    /// `INFO folder`: a directory for persistent files.
-    pub folder: Option<PathBuf>,
-}
-
-impl Default for Settings {
-    fn default() -> Settings {
-        Settings {
-            threads: 1,
-            hash_kib: None,
-            max_memory: 0,
-            show_detail: true,
-            folder: None,
-        }
-    }
-}
 
 /// Everything one move decision needs.
 pub struct Request<'a> {
@@ -52,8 +26,8 @@ pub struct Request<'a> {
     pub rule: Rule,
     /// Time, depth and node limits for this move.
     pub limits: Limits,
-    /// Long-lived settings.
-    pub settings: &'a Settings,
+    /// The configuration in force (settings a manager sent included).
+    pub config: &'a Config,
     /// Raised (by the protocol reader) when the move must be answered now.
     pub stop: &'a AtomicBool,
     /// Receives human-readable progress lines (printed as `MESSAGE`); may be called from any
@@ -71,7 +45,7 @@ pub trait Algorithm: Send {
 
     /// A new game on a board of side `size` begins: drop per-game state. Expensive structures
     /// (tables) should be kept and reused when the size and settings allow.
-    fn new_game(&mut self, size: usize, settings: &Settings);
+    fn new_game(&mut self, size: usize, config: &Config);
 
     /// The Swap2 decision for `req.board` (0, 3 or 5 stones placed black first; see
     /// [`crate::book::swap2`]). `None` (the default) leaves the answer to the session's simple
@@ -92,7 +66,10 @@ pub trait Algorithm: Send {
 
 /// The algorithm names the registry knows, default first.
 pub fn names() -> &'static [&'static str] {
-    &["alphabeta", "random", "idle"]
+    #[cfg(feature = "experiments")]
+    return &["alphabeta", "random", "idle"];
+    #[cfg(not(feature = "experiments"))]
+    &["alphabeta", "random"]
 }
 
 /// The default algorithm's name.
@@ -100,37 +77,32 @@ pub fn default_name() -> &'static str {
     names()[0]
 }
 
-/// Builds the algorithm called `name`, or `None` if there is no such algorithm.
-pub fn by_name(name: &str) -> Option<Box<dyn Algorithm>> {
+/// Builds the algorithm called `name` with `config`, or `None` if there is no such algorithm.
+pub fn by_name(name: &str, config: &Config) -> Option<Box<dyn Algorithm>> {
+    let seed = config.brain.seed;
     match name.trim().to_ascii_lowercase().as_str() {
-        "alphabeta" => Some(Box::new(alphabeta::AlphaBeta::default())),
-        "random" => Some(Box::new(random::Random::new(seed_from_env()))),
-        "idle" => Some(Box::new(idle::Idle::new(seed_from_env()))),
+        "alphabeta" => Some(Box::new(alphabeta::AlphaBeta::new(config))),
+        "random" => Some(Box::new(random::Random::new(seed))),
+        // A diagnostic for the protocol's stop path (see `idle`), never for games.
+        #[cfg(feature = "experiments")]
+        "idle" => Some(Box::new(idle::Idle::new(seed))),
         _ => None,
     }
 }
 
-/// The seed of randomised algorithms: `BANGO_SEED` (a decimal u64) when set, else a fixed one,
-/// so that runs are reproducible either way.
-pub fn seed_from_env() -> u64 {
-    std::env::var("BANGO_SEED")
-        .ok()
-        .and_then(|s| s.trim().parse().ok())
-        .unwrap_or(0x0062_616e_676f)
-}
-
-/// The algorithm chosen by `BANGO_ALGO` (the default when unset). An unknown name falls back to
-/// the default with a warning on stderr: the brain must always be able to play.
-pub fn from_env() -> Box<dyn Algorithm> {
-    match std::env::var("BANGO_ALGO") {
-        Ok(name) if !name.trim().is_empty() => by_name(&name).unwrap_or_else(|| {
-            eprintln!(
-                "warning: unknown BANGO_ALGO {name:?}; known: {}; using {}",
-                names().join(", "),
-                default_name()
-            );
-            by_name(default_name()).expect("default algorithm exists")
-        }),
-        _ => by_name(default_name()).expect("default algorithm exists"),
+/// The algorithm `config` names. An unknown name falls back to the default with a warning to
+/// `warn`: the brain must always be able to play.
+pub fn build(config: &Config, warn: &mut dyn FnMut(String)) -> Box<dyn Algorithm> {
+    let name = config.brain.algo.trim();
+    if !name.is_empty() {
+        if let Some(a) = by_name(name, config) {
+            return a;
+        }
+        warn(format!(
+            "unknown algorithm {name:?}; known: {}; using {}",
+            names().join(", "),
+            default_name()
+        ));
     }
+    by_name(default_name(), config).expect("the default algorithm exists")
 }

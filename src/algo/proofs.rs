@@ -28,38 +28,22 @@ use crate::vcf::{vcf_breakers, Budget, Proof, Tree, VcfSolver, VctProof, VctSolv
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
-/// Which proof searches run at the root (`BANGO_PROOFS`: `off`, `vcf` or `vct`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ProofMode {
-    /// No proof search: the main search alone.
-    Off,
-    /// Own VCF and the opponent's VCF.
-    Vcf,
-    /// As `Vcf`, plus own VCT.
-    Vct,
+crate::setting_enum! {
+    /// Which proof searches run at the root (`BANGO_PROOFS`).
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub enum ProofMode {
+        /// No proof search: the main search alone.
+        Off = ["off", "0", "none"],
+        /// Own VCF and the opponent's VCF.
+        Vcf = ["vcf", "1"],
+        /// As `Vcf`, plus own VCT.
+        Vct = ["vct", "2"],
+    }
 }
 
 impl ProofMode {
-    /// The mode named by `BANGO_PROOFS` (the default when unset or unknown).
-    pub fn from_env() -> ProofMode {
-        std::env::var("BANGO_PROOFS")
-            .ok()
-            .and_then(|s| ProofMode::parse(&s))
-            .unwrap_or(ProofMode::DEFAULT)
-    }
-
     /// The default mode.
     pub const DEFAULT: ProofMode = ProofMode::Vcf;
-
-    /// Parses `off`/`0`, `vcf`/`1` or `vct`/`2`.
-    pub fn parse(s: &str) -> Option<ProofMode> {
-        match s.trim().to_ascii_lowercase().as_str() {
-            "off" | "0" | "none" => Some(ProofMode::Off),
-            "vcf" | "1" => Some(ProofMode::Vcf),
-            "vct" | "2" => Some(ProofMode::Vct),
-            _ => None,
-        }
-    }
 }
 
 /// The share of the move budget (in percent) and, without a time budget, the node cap of each
@@ -105,12 +89,6 @@ pub struct RootProofs {
     pub mode: ProofMode,
     vcf: VcfSolver,
     vct: VctSolver,
-}
-
-impl Default for RootProofs {
-    fn default() -> Self {
-        RootProofs::new(ProofMode::from_env())
-    }
 }
 
 impl RootProofs {
@@ -241,10 +219,12 @@ mod tests {
 
     #[test]
     fn modes_parse() {
-        assert_eq!(ProofMode::parse("OFF"), Some(ProofMode::Off));
-        assert_eq!(ProofMode::parse(" vcf "), Some(ProofMode::Vcf));
-        assert_eq!(ProofMode::parse("2"), Some(ProofMode::Vct));
-        assert_eq!(ProofMode::parse("maybe"), None);
+        use crate::settings::SettingValue;
+        assert_eq!(ProofMode::parse_setting("OFF"), Ok(ProofMode::Off));
+        assert_eq!(ProofMode::parse_setting(" vcf "), Ok(ProofMode::Vcf));
+        assert_eq!(ProofMode::parse_setting("2"), Ok(ProofMode::Vct));
+        assert!(ProofMode::parse_setting("maybe").is_err());
+        assert_eq!(ProofMode::Vct.to_string(), "vct");
     }
 
     #[test]

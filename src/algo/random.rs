@@ -15,8 +15,9 @@
 //! seeded generator (splitmix64): the same seed and the same command sequence give the same
 //! moves. The generator is not reset by `new_game`, so successive games in one process differ.
 
-use super::{Algorithm, Request, Settings};
+use super::{Algorithm, Request};
 use crate::board::{Board, Color, Direction, Pos};
+use crate::config::Config;
 use crate::rng::SplitMix64 as SplitMix;
 use crate::rules::{self, Rule};
 
@@ -160,7 +161,7 @@ impl Algorithm for Random {
         self.choose(req.board, req.rule)
     }
 
-    fn new_game(&mut self, _size: usize, _settings: &Settings) {}
+    fn new_game(&mut self, _size: usize, _config: &Config) {}
 }
 
 /// Drops candidates the side to move may not play (renju forbidden points for black), and

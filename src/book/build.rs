@@ -324,6 +324,38 @@ pub fn to_text(file: &BookFile) -> String {
     s
 }
 
+/// Seed lines from the text of a book file (its lines) or of an opening-lines file (one opening
+/// per line, `x,y x,y ...`), for a board of side `size`.
+pub fn read_seeds(text: &str, size: usize) -> Result<Vec<Vec<Pos>>, String> {
+    if let Ok(file) = BookFile::parse(text) {
+        if file.size != size {
+            return Err(format!("a {0}x{0} book", file.size));
+        }
+        let mut out = Vec::new();
+        for o in &file.openings {
+            let mut line = Vec::new();
+            for &c in &o.coordinates {
+                let (x, y) = file.to_xy(c);
+                match Board::new(size).pos(x, y) {
+                    Some(p) => line.push(p),
+                    None => break,
+                }
+            }
+            out.push(line);
+        }
+        return Ok(out);
+    }
+    let mut out = Vec::new();
+    for (i, l) in text.lines().enumerate() {
+        match crate::notation::parse_opening(l, size) {
+            Ok(Some(m)) => out.push(m),
+            Ok(None) => {}
+            Err(e) => return Err(format!("line {}: {e}", i + 1)),
+        }
+    }
+    Ok(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -6,6 +6,7 @@
 //! 13 direct and 13 indirect classes: the 26 openings of renju theory.
 
 use super::symmetry::{canonical, Key};
+use super::{BookFile, CoordinateSystem, OpeningLine, RuleNames};
 use crate::board::{Color, Pos};
 use std::collections::BTreeMap;
 
@@ -60,6 +61,38 @@ pub fn classic_openings(size: usize) -> Vec<ClassicOpening> {
         }
     }
     out
+}
+
+/// The classical openings as a book file for freestyle, standard and renju, named `D1`..`D13`
+/// and `I1`..`I13`.
+pub fn classic_book(size: usize) -> BookFile {
+    let mut file = BookFile {
+        id: format!("classic-26-{size}x{size}"),
+        rules: RuleNames::Many(vec!["freestyle".into(), "standard".into(), "renju".into()]),
+        size,
+        coordinate_system: CoordinateSystem::CenterRelativeXY,
+        openings: Vec::new(),
+    };
+    let (mut d, mut i) = (0, 0);
+    for o in classic_openings(size) {
+        let name = match o.family {
+            Family::Direct => {
+                d += 1;
+                format!("D{d}")
+            }
+            Family::Indirect => {
+                i += 1;
+                format!("I{i}")
+            }
+        };
+        let coordinates = o.moves.iter().map(|p| file.from_xy(p.x(), p.y())).collect();
+        file.openings.push(OpeningLine {
+            name: Some(name),
+            coordinates,
+            weight: None,
+        });
+    }
+    file
 }
 
 #[cfg(test)]

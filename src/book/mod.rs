@@ -21,7 +21,6 @@
 
 pub mod build;
 pub mod classic;
-pub mod cli;
 pub mod play;
 pub mod swap2;
 pub mod symmetry;

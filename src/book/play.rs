@@ -13,11 +13,12 @@
 //!   distant early replies lose. Forcing moves (any threat rung for either side) are never left
 //!   out.
 //! - Book moves are legal by construction: the lookup drops occupied and forbidden points.
-//! - `BANGO_BOOK=0` switches book and prior off (pure search), `BANGO_BOOK=book` keeps only the
-//!   book and `BANGO_BOOK=prior` only the prior, for self-play comparisons.
+//! - [`BookMode`] switches book and prior off (pure search) or keeps only one of them, for
+//!   self-play comparisons (`BANGO_BOOK`).
 
 use super::{load_for, search_locations, Book};
 use crate::board::{Board, Color, Pos};
+use crate::config::BookMode;
 use crate::eval::Position;
 use crate::movegen::{self, usable_threat, QUIET_RANK};
 use crate::pattern::Threat;
@@ -50,30 +51,14 @@ pub struct Opening {
 }
 
 impl Opening {
-    /// Book and prior on, books found from the running executable.
-    pub fn new() -> Opening {
+    /// The parts `mode` names, books looked for beside the executable `exe` (among other
+    /// places; see [`search_locations`]).
+    pub fn new(mode: BookMode, exe: Option<PathBuf>) -> Opening {
         Opening {
-            book_on: true,
-            prior_on: true,
-            exe: std::env::current_exe().ok(),
+            book_on: mode.book(),
+            prior_on: mode.prior(),
+            exe,
             loaded: None,
-        }
-    }
-
-    /// As [`Opening::new`], with the parts `BANGO_BOOK` names: `0`, `off` or `false` for
-    /// neither, `book` or `prior` for that one alone; anything else (or unset) for both.
-    pub fn from_env() -> Opening {
-        let v = std::env::var("BANGO_BOOK").unwrap_or_default();
-        let (book_on, prior_on) = match v.trim().to_ascii_lowercase().as_str() {
-            "0" | "off" | "false" => (false, false),
-            "book" => (true, false),
-            "prior" => (false, true),
-            _ => (true, true),
-        };
-        Opening {
-            book_on,
-            prior_on,
-            ..Opening::new()
         }
     }
 
@@ -126,12 +111,6 @@ impl Opening {
             advice.hints.skip.clear();
         }
         advice
-    }
-}
-
-impl Default for Opening {
-    fn default() -> Opening {
-        Opening::new()
     }
 }
 

@@ -26,7 +26,8 @@
 //! any pending search at once (its move is still printed, being the reply to an earlier
 //! command), then ends the session without a word.
 
-use crate::algo::{self, Algorithm, Settings};
+use crate::algo::{self, Algorithm};
+use crate::config::Config;
 use crossbeam_channel::{bounded, Sender};
 use std::io::{Read, Write};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -92,19 +93,6 @@ struct Incoming {
     seq: Option<u64>,
 }
 
-/// Settings from the environment: `BANGO_SMP` gives the number of search workers (`INFO
-/// thread_num` later overrides it).
-pub fn env_settings() -> Settings {
-    let mut s = Settings::default();
-    if let Some(n) = std::env::var("BANGO_SMP")
-        .ok()
-        .and_then(|v| v.trim().parse::<usize>().ok())
-    {
-        s.threads = n.max(1);
-    }
-    s
-}
-
 /// Runs one protocol session: reads commands from `input` until `END` or end of input, writing
 /// replies to `output`. The reader thread is detached: it ends at `END`, at end of input, or when
 /// the caller closes the stream (TCP); for stdin the process exit ends it.
@@ -112,7 +100,7 @@ pub fn run_session<R, W>(
     input: R,
     output: W,
     algo: Box<dyn Algorithm>,
-    settings: Settings,
+    config: Config,
 ) -> SessionEnd
 where
     R: Read + Send + 'static,
@@ -137,7 +125,7 @@ where
         let _ = w.write_all(b"\r\n");
         let _ = w.flush();
     };
-    let mut session = Session::new(algo, settings);
+    let mut session = Session::new(algo, config);
     for msg in rx.iter() {
         if let Some(seq) = msg.seq {
             shared.arm(seq);
@@ -196,22 +184,10 @@ fn read_loop<R: Read>(input: R, tx: Sender<Incoming>, shared: &Shared) {
     }
 }
 
-/// Runs the brain on stdin/stdout with the algorithm chosen by `BANGO_ALGO`; returns the process
-/// exit code (0 after `END` or end of input).
-pub fn run_stdio() -> u8 {
-    let end = run_session(
-        std::io::stdin(),
-        std::io::stdout(),
-        algo::from_env(),
-        env_settings(),
-    );
-    let _ = end;
-    0
-}
-
-/// `pbrain-bango web [--port P] [--addr A]`; returns the process exit code.
-pub fn run_web_cli(args: &[String]) -> u8 {
-    web::cli(args)
+/// Runs the brain configured by `config` on stdin/stdout until `END` or end of input.
+pub fn run_stdio(config: &Config) -> SessionEnd {
+    let algo = algo::build(config, &mut |w| eprintln!("warning: {w}"));
+    run_session(std::io::stdin(), std::io::stdout(), algo, config.clone())
 }
 
 #[cfg(test)]

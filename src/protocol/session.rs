@@ -21,9 +21,10 @@
 //! given stays the last move.
 
 use super::command::{BoardKind, Command, Coord, Info, Owner};
-use crate::algo::{Algorithm, Request, Settings};
+use crate::algo::{Algorithm, Request};
 use crate::board::{Board, Color, Pos, MAX_SIZE, MIN_SIZE};
 use crate::book::swap2::Swap2Reply;
+use crate::config::Config;
 use crate::limits::{Limits, TimeControl};
 use crate::rules::{self, Rule};
 use std::sync::atomic::AtomicBool;
@@ -44,7 +45,7 @@ pub type Sink<'a> = &'a (dyn Fn(&str) + Sync);
 /// The game state of one protocol session.
 pub struct Session {
     algo: Box<dyn Algorithm>,
-    settings: Settings,
+    config: Config,
     board: Option<Board>,
     me: Option<Color>,
     rule: Rule,
@@ -56,10 +57,10 @@ pub struct Session {
 
 impl Session {
     /// A session with no board yet (`START` creates one).
-    pub fn new(algo: Box<dyn Algorithm>, settings: Settings) -> Session {
+    pub fn new(algo: Box<dyn Algorithm>, config: Config) -> Session {
         Session {
             algo,
-            settings,
+            config,
             board: None,
             me: None,
             rule: Rule::Freestyle,
@@ -80,9 +81,9 @@ impl Session {
         self.rule
     }
 
-    /// The settings in force.
-    pub fn settings(&self) -> &Settings {
-        &self.settings
+    /// The configuration in force.
+    pub fn config(&self) -> &Config {
+        &self.config
     }
 
     /// Our colour, once known.
@@ -154,7 +155,7 @@ impl Session {
     fn new_game(&mut self, size: usize) {
         self.board = Some(Board::new(size));
         self.me = None;
-        self.algo.new_game(size, &self.settings);
+        self.algo.new_game(size, &self.config);
     }
 
     fn current(&self) -> Result<&Board, String> {
@@ -312,7 +313,7 @@ impl Session {
         stop: &AtomicBool,
         out: Sink<'_>,
     ) -> bool {
-        let show = self.settings.show_detail;
+        let show = self.config.brain.show_detail != 0;
         let emit = |s: &str| {
             if show {
                 out(&format!("MESSAGE {s}"));
@@ -322,7 +323,7 @@ impl Session {
             board,
             rule: self.rule,
             limits: self.limits(started),
-            settings: &self.settings,
+            config: &self.config,
             stop,
             output: &emit,
         };
@@ -374,15 +375,15 @@ impl Session {
             Info::TimeoutTurn(ms) => self.time.turn_ms = Some(ms),
             Info::TimeoutMatch(ms) => self.time.match_ms = Some(ms),
             Info::TimeLeft(ms) => self.time.left_ms = Some(ms),
-            Info::MaxMemory(bytes) => self.settings.max_memory = bytes,
+            Info::MaxMemory(bytes) => self.config.brain.max_memory = bytes,
             Info::GameType(t) => self.game_type = t,
             Info::Rule(bits) => self.rule = Rule::from_info_bits(bits),
-            Info::Folder(path) => self.settings.folder = Some(path.into()),
+            Info::Folder(path) => self.config.folder = Some(path.into()),
             Info::MaxDepth(d) => self.max_depth = (d > 0).then_some(d),
             Info::MaxNode(n) => self.max_nodes = (n > 0).then_some(n),
-            Info::ThreadNum(n) => self.settings.threads = (n as usize).max(1),
-            Info::HashSize(kib) => self.settings.hash_kib = (kib > 0).then_some(kib),
-            Info::ShowDetail(on) => self.settings.show_detail = on,
+            Info::ThreadNum(n) => self.config.brain.threads = (n as usize).max(1),
+            Info::HashSize(kib) => self.config.brain.hash_kib = kib,
+            Info::ShowDetail(on) => self.config.brain.show_detail = u8::from(on),
             Info::Evaluate(_) | Info::Ignored(_) => {}
         }
         Ok(())
@@ -420,15 +421,11 @@ impl Session {
         out(&format!(
             "MESSAGE settings: threads={} hash_kib={} max_memory={} show_detail={} folder={} \
              timeout_turn={} timeout_match={} time_left={} max_depth={} max_node={}",
-            self.settings.threads,
-            opt(self.settings.hash_kib.map(|v| v.to_string())),
-            self.settings.max_memory,
-            u8::from(self.settings.show_detail),
-            opt(self
-                .settings
-                .folder
-                .as_ref()
-                .map(|f| f.display().to_string())),
+            self.config.brain.threads,
+            opt((self.config.brain.hash_kib > 0).then(|| self.config.brain.hash_kib.to_string())),
+            self.config.brain.max_memory,
+            self.config.brain.show_detail,
+            opt(self.config.folder.as_ref().map(|f| f.display().to_string())),
             opt(t.turn_ms.map(|v| v.to_string())),
             opt(t.match_ms.map(|v| v.to_string())),
             opt(t.left_ms.map(|v| v.to_string())),
@@ -454,7 +451,7 @@ impl Session {
             return Err("the board is full".into());
         }
         board.set_side_to_move(me);
-        let show = self.settings.show_detail;
+        let show = self.config.brain.show_detail != 0;
         let emit = |s: &str| {
             if show {
                 out(&format!("MESSAGE {s}"));
@@ -464,7 +461,7 @@ impl Session {
             board,
             rule,
             limits,
-            settings: &self.settings,
+            config: &self.config,
             stop,
             output: &emit,
         };
@@ -661,13 +658,13 @@ mod tests {
         fn think(&mut self, _req: &Request<'_>) -> Pos {
             self.0.expect("this algorithm panics on purpose")
         }
-        fn new_game(&mut self, _size: usize, _settings: &Settings) {}
+        fn new_game(&mut self, _size: usize, _config: &Config) {}
     }
 
     fn run(algo: Broken, cmds: Vec<Command>) -> (Session, Vec<String>) {
         let lines = parking_lot::Mutex::new(Vec::new());
         let sink = |l: &str| lines.lock().push(l.to_string());
-        let mut s = Session::new(Box::new(algo), Settings::default());
+        let mut s = Session::new(Box::new(algo), Config::default());
         let stop = AtomicBool::new(false);
         for cmd in cmds {
             s.apply(cmd, Instant::now(), &stop, &sink);

@@ -57,12 +57,6 @@ crate::declare_settings! {
 }
 
 impl Params {
-    /// The defaults overridden by the process environment (temporary, until the binary's
-    /// configuration layer reads it).
-    pub fn from_env() -> Params {
-        Params::from_vars(&|n| std::env::var(n).ok(), &mut |w| eprintln!("bango: {w}"))
-    }
-
     /// Only the features that never change the root score at a fixed depth.
     pub fn exact() -> Params {
         Params {

@@ -2,8 +2,8 @@
 //!
 //! Shape, fixed by design: two-way set-associative buckets indexed by the low bits of the key;
 //! each way is a [`Slot`] holding one immutable [`TtEntry`]. In production the slot is an
-//! `arc_swap` cell ([`ArcSlot`]); [`PackedSlot`] (two words, lockless hashing) exists for the
-//! benchmark comparison; under `cfg(loom)` the default slot is `LoomSlot`, a model of the same
+//! `arc_swap` cell ([`ArcSlot`]); `PackedSlot` (two words, lockless hashing; tests, loom and the
+//! `experiments` feature only) is the contract's second implementation; under `cfg(loom)` the default slot is `LoomSlot`, a model of the same
 //! protocol that loom can see into.
 //!
 //! Scores are stored exactly as the caller gives them: re-basing win scores to the node (and
@@ -45,13 +45,17 @@
 //! Allocating, filling or dropping a large table is expensive; [`SharedTable`] keeps that off
 //! the move clock (see its docs for the lifetime rules).
 
+#[cfg(any(test, loom, feature = "experiments"))]
+mod packed;
 mod shared;
 mod slot;
 
+#[cfg(any(test, loom, feature = "experiments"))]
+pub use packed::PackedSlot;
 pub use shared::{table_bytes, SharedTable, DEFAULT_BYTES, SMALL_BYTES};
 #[cfg(loom)]
 pub use slot::LoomSlot;
-pub use slot::{ArcSlot, PackedSlot, Slot};
+pub use slot::{ArcSlot, Slot};
 
 use crate::board::Pos;
 use crate::sync::{AtomicU64, AtomicU8, Ordering};
@@ -245,7 +249,7 @@ impl<S: Slot> TranspositionTable<S> {
 
     /// The deliberately racy store (check, then overwrite unconditionally), kept only so the loom
     /// tests can show the violation the compare-and-swap prevents. Never use it.
-    #[doc(hidden)]
+    #[cfg(any(test, loom, feature = "experiments"))]
     pub fn store_racy(&self, key: u64, depth: i16, bound: Bound, score: i32, best: Option<Pos>) {
         let new = self.entry(key, depth, bound, score, best);
         let bucket = self.bucket(key);

@@ -1,11 +1,10 @@
 //! Threat-space proof search: victory by continuous fours (VCF) and by continuous threats (VCT),
-//! with independent verifiers and the `solve` command.
+//! with independent verifiers (`pbrain-bango solve` runs them over puzzle files).
 //!
 //! - [`threats`]: rule-aware detection of five, four and three points by window scanning.
 //! - [`fours`]: the VCF solver ([`find_vcf`], [`VcfSolver`]).
 //! - [`vct`]: the VCT solver ([`find_vct`], [`VctSolver`]) and its proof [`Tree`].
 //! - [`verify`]: replays a proof by the rules alone ([`verify_vcf`], [`verify_tree`]).
-//! - [`solve`]: `pbrain-bango solve` ([`solve_cli`]).
 //!
 //! # Soundness contract
 //! A search that runs out of time, nodes or depth answers [`Proof::Unknown`], never a win. A win
@@ -21,13 +20,11 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 pub mod fours;
-pub mod solve;
 pub mod threats;
 pub mod vct;
 pub mod verify;
 
 pub use fours::{find_vcf, vcf_breakers, Breakers, VcfSolver};
-pub use solve::solve_cli;
 pub use vct::{find_vct, Tree, VctOptions, VctProof, VctSolver};
 pub use verify::{verify_tree, verify_vcf};
 

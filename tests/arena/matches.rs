@@ -391,7 +391,7 @@ fn pts(v: &[(usize, usize)]) -> Vec<Pos> {
 
 #[test]
 fn opening_files_in_both_formats() {
-    let data = bango::notation::data_dir();
+    let data = bango_testkit::data_dir();
     // c-gomoku-cli offsets "8,-3, 6,-4, ..." on 20x20: centre 10, so 8,-3 is 18,7.
     let text =
         std::fs::read_to_string(data.join("raw/c-gomoku-cli-openings/offset_freestyle_20x20.txt"))
@@ -638,7 +638,17 @@ fn the_command_line() {
     .map(|s| s.to_string())
     .chain([out.display().to_string(), engine("good"), engine("garbage")])
     .collect();
-    assert_eq!(bango::arena::cli(&args), 0);
+    // The command line through the binary, as a user runs it.
+    let arena = |args: &[String]| {
+        std::process::Command::new(bango_testkit::brain_binary())
+            .arg("arena")
+            .args(args)
+            .output()
+            .expect("run pbrain-bango arena")
+            .status
+            .code()
+    };
+    assert_eq!(arena(&args), Some(0));
     let summary = std::fs::read_to_string(out.join("summary.json")).unwrap();
     assert!(summary.contains("\"rule\": \"renju\""), "{summary}");
     assert!(
@@ -650,10 +660,10 @@ fn the_command_line() {
         "{summary}"
     );
     // Usage errors are exit code 2.
-    assert_eq!(bango::arena::cli(&["only-one-engine".to_string()]), 2);
+    assert_eq!(arena(&["only-one-engine".to_string()]), Some(2));
     assert_eq!(
-        bango::arena::cli(&["--rule".into(), "chess".into(), "a".into(), "b".into()]),
-        2
+        arena(&["--rule".into(), "chess".into(), "a".into(), "b".into()]),
+        Some(2)
     );
 }
 

@@ -1,10 +1,8 @@
 //! Black-box protocol tests: the built `pbrain-bango` driven through pipes and through TCP with
 //! full transcripts, covering every command, the error paths, the four rules and the stop path.
 
-mod protocol_support;
-
-use protocol_support::{board_lines, send_board, Brain, Event, Mode};
-use std::time::{Duration, Instant};
+use bango_testkit::brain::{board_lines, send_board, Brain, Event, Mode};
+use std::time::Duration;
 
 const BOTH: [Mode; 2] = [Mode::Pipe, Mode::Tcp];
 
@@ -440,7 +438,7 @@ fn show_forbid_on_known_renju_positions() {
 
         // A shared test-set position with several forbidden points (double four, double three
         // and a false three among them).
-        let path = bango::notation::data_dir().join("puzzles-forbidden.txt");
+        let path = bango_testkit::data_dir().join("puzzles-forbidden.txt");
         let text = std::fs::read_to_string(&path).expect("shared data");
         let puzzles = bango::notation::parse_puzzles(&text).unwrap();
         let p = puzzles
@@ -503,107 +501,115 @@ fn renju_black_avoids_forbidden_points_through_the_protocol() {
     }
 }
 
-fn start_idle(mode: Mode) -> Brain {
-    let mut b = Brain::spawn(mode, &[("BANGO_ALGO", "idle")]);
-    b.send("ABOUT");
-    b.expect(&about("idle"));
-    b.send("START 15");
-    b.expect("OK");
-    b
-}
+/// The stop path, driven with the `idle` diagnostic algorithm (a test hook of the
+/// `experiments` feature): it thinks until stopped, so only the stop can end its move.
+#[cfg(feature = "experiments")]
+mod stop_path {
+    use super::*;
+    use std::time::Instant;
 
-/// Waits for the stop reply, skipping the idle algorithm's MESSAGE line; returns the move and
-/// the time since `t0`.
-fn move_after(b: &mut Brain, t0: Instant, occ: &mut Vec<(usize, usize)>) -> Duration {
-    let m = b.expect_move(15, occ);
-    let _ = m;
-    t0.elapsed()
-}
+    fn start_idle(mode: Mode) -> Brain {
+        let mut b = Brain::spawn(mode, &[("BANGO_ALGO", "idle")]);
+        b.send("ABOUT");
+        b.expect(&about("idle"));
+        b.send("START 15");
+        b.expect("OK");
+        b
+    }
 
-/// YXSTOP and `INFO timeout_turn 0` sent mid-think are answered with a legal move within 100 ms
-/// (measured from the moment the stop was sent).
-#[test]
-fn stop_requests_are_answered_promptly() {
-    for mode in BOTH {
-        let mut b = start_idle(mode);
-        let mut occ = Vec::new();
-        b.send("INFO timeout_turn 60000");
+    /// Waits for the stop reply, skipping the idle algorithm's MESSAGE line; returns the move and
+    /// the time since `t0`.
+    fn move_after(b: &mut Brain, t0: Instant, occ: &mut Vec<(usize, usize)>) -> Duration {
+        let m = b.expect_move(15, occ);
+        let _ = m;
+        t0.elapsed()
+    }
+
+    /// YXSTOP and `INFO timeout_turn 0` sent mid-think are answered with a legal move within 100 ms
+    /// (measured from the moment the stop was sent).
+    #[test]
+    fn stop_requests_are_answered_promptly() {
+        for mode in BOTH {
+            let mut b = start_idle(mode);
+            let mut occ = Vec::new();
+            b.send("INFO timeout_turn 60000");
+            b.send("INFO show_detail 0");
+            b.send("BEGIN");
+            b.expect_silence(Duration::from_millis(300));
+            let t0 = Instant::now();
+            b.send("YXSTOP");
+            let dt = move_after(&mut b, t0, &mut occ);
+            eprintln!("{mode:?}: YXSTOP answered after {dt:?}");
+            assert!(
+                dt < Duration::from_millis(100),
+                "YXSTOP answered after {dt:?}"
+            );
+            assert_eq!(occ, vec![(7, 7)]);
+
+            b.send("TURN 7,8");
+            occ.push((7, 8));
+            b.expect_silence(Duration::from_millis(300));
+            let t0 = Instant::now();
+            b.send("INFO timeout_turn 0");
+            let dt = move_after(&mut b, t0, &mut occ);
+            eprintln!("{mode:?}: timeout_turn 0 answered after {dt:?}");
+            assert!(
+                dt < Duration::from_millis(100),
+                "timeout_turn 0 answered after {dt:?}"
+            );
+
+            // A stop sent while idle must not cut the next move short.
+            b.send("INFO timeout_turn 60000");
+            b.send("YXSTOP");
+            b.send("TURN 0,0");
+            occ.push((0, 0));
+            b.expect_silence(Duration::from_millis(300));
+            // A stop right behind the move request (possibly before the thinker starts) works.
+            b.send("YXSTOP");
+            let t0 = Instant::now();
+            move_after(&mut b, t0, &mut occ);
+            let t0 = Instant::now();
+            b.send_raw(b"TURN 14,14\r\nYXSTOP\r\n");
+            occ.push((14, 14));
+            let dt = move_after(&mut b, t0, &mut occ);
+            eprintln!("{mode:?}: stop behind TURN answered after {dt:?}");
+            assert!(
+                dt < Duration::from_millis(100),
+                "stop behind TURN answered after {dt:?}"
+            );
+
+            // show_detail on: the algorithm's output arrives as MESSAGE.
+            b.send("INFO show_detail 1");
+            b.send("TURN 0,14");
+            occ.push((0, 14));
+            b.expect("MESSAGE idle: waiting for stop");
+            b.send("YXSTOP");
+            b.expect_move(15, &mut occ);
+
+            // The deadline alone also ends the think.
+            b.send("INFO show_detail 0");
+            b.send("INFO timeout_turn 200");
+            let t0 = Instant::now();
+            b.send("TURN 14,0");
+            occ.push((14, 0));
+            b.expect_move(15, &mut occ);
+            assert!(t0.elapsed() >= Duration::from_millis(190));
+        }
+    }
+
+    /// END during a think: the process exits promptly with status 0.
+    #[test]
+    fn end_while_thinking_exits_promptly() {
+        let mut b = start_idle(Mode::Pipe);
         b.send("INFO show_detail 0");
         b.send("BEGIN");
-        b.expect_silence(Duration::from_millis(300));
+        b.expect_silence(Duration::from_millis(200));
         let t0 = Instant::now();
-        b.send("YXSTOP");
-        let dt = move_after(&mut b, t0, &mut occ);
-        eprintln!("{mode:?}: YXSTOP answered after {dt:?}");
-        assert!(
-            dt < Duration::from_millis(100),
-            "YXSTOP answered after {dt:?}"
-        );
-        assert_eq!(occ, vec![(7, 7)]);
-
-        b.send("TURN 7,8");
-        occ.push((7, 8));
-        b.expect_silence(Duration::from_millis(300));
-        let t0 = Instant::now();
-        b.send("INFO timeout_turn 0");
-        let dt = move_after(&mut b, t0, &mut occ);
-        eprintln!("{mode:?}: timeout_turn 0 answered after {dt:?}");
-        assert!(
-            dt < Duration::from_millis(100),
-            "timeout_turn 0 answered after {dt:?}"
-        );
-
-        // A stop sent while idle must not cut the next move short.
-        b.send("INFO timeout_turn 60000");
-        b.send("YXSTOP");
-        b.send("TURN 0,0");
-        occ.push((0, 0));
-        b.expect_silence(Duration::from_millis(300));
-        // A stop right behind the move request (possibly before the thinker starts) works.
-        b.send("YXSTOP");
-        let t0 = Instant::now();
-        move_after(&mut b, t0, &mut occ);
-        let t0 = Instant::now();
-        b.send_raw(b"TURN 14,14\r\nYXSTOP\r\n");
-        occ.push((14, 14));
-        let dt = move_after(&mut b, t0, &mut occ);
-        eprintln!("{mode:?}: stop behind TURN answered after {dt:?}");
-        assert!(
-            dt < Duration::from_millis(100),
-            "stop behind TURN answered after {dt:?}"
-        );
-
-        // show_detail on: the algorithm's output arrives as MESSAGE.
-        b.send("INFO show_detail 1");
-        b.send("TURN 0,14");
-        occ.push((0, 14));
-        b.expect("MESSAGE idle: waiting for stop");
-        b.send("YXSTOP");
-        b.expect_move(15, &mut occ);
-
-        // The deadline alone also ends the think.
-        b.send("INFO show_detail 0");
-        b.send("INFO timeout_turn 200");
-        let t0 = Instant::now();
-        b.send("TURN 14,0");
-        occ.push((14, 0));
-        b.expect_move(15, &mut occ);
-        assert!(t0.elapsed() >= Duration::from_millis(190));
+        b.send("END");
+        let status = b.wait_exit(Duration::from_secs(2));
+        assert_eq!(status.code(), Some(0));
+        assert!(t0.elapsed() < Duration::from_secs(1), "{:?}", t0.elapsed());
     }
-}
-
-/// END during a think: the process exits promptly with status 0.
-#[test]
-fn end_while_thinking_exits_promptly() {
-    let mut b = start_idle(Mode::Pipe);
-    b.send("INFO show_detail 0");
-    b.send("BEGIN");
-    b.expect_silence(Duration::from_millis(200));
-    let t0 = Instant::now();
-    b.send("END");
-    let status = b.wait_exit(Duration::from_secs(2));
-    assert_eq!(status.code(), Some(0));
-    assert!(t0.elapsed() < Duration::from_secs(1), "{:?}", t0.elapsed());
 }
 
 /// Line endings, case, huge lines and EOF inside a BOARD.

@@ -3,7 +3,8 @@
 use bango::board::{Color, Pos};
 use bango::book::classic::classic_openings;
 use bango::book::symmetry::canonical;
-use bango::notation::{data_dir, parse_opening};
+use bango::notation::parse_opening;
+use bango_testkit::data_dir;
 use std::collections::BTreeSet;
 use std::process::Command;
 

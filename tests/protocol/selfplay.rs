@@ -6,11 +6,9 @@
 //!
 //! `BANGO_SELFPLAY_GAMES` raises the number of games (default 100).
 
-mod protocol_support;
-
 use bango::board::{Board, Color, Pos};
 use bango::rules::{self, Rule};
-use protocol_support::{parse_move, Brain, Mode};
+use bango_testkit::brain::{parse_move, Brain, Mode};
 
 const SIZE: usize = 15;
 

@@ -6,15 +6,12 @@
 //!
 //! Short mode by default (a few seconds); `BANGO_STRESS=long` plays for `BANGO_STRESS_SECS`
 //! (default 120) and prints the move count and the latest replies, e.g.
-//! `BANGO_STRESS=long cargo test --release --test stress_protocol_smp -- --nocapture`.
+//! `BANGO_STRESS=long cargo test --release --test stress protocol:: -- --nocapture`.
 //! `BANGO_STRESS_TOLERANCE_MS` sets the tolerance (default 1000: the machine is shared).
-
-#[path = "../tests/protocol_support/mod.rs"]
-mod protocol_support;
 
 use bango::board::{Board, Color, Pos};
 use bango::rules::{self, MoveOutcome, Rule};
-use protocol_support::{parse_move, Brain, Event, Mode};
+use bango_testkit::brain::{parse_move, Brain, Event, Mode};
 use std::time::{Duration, Instant};
 
 const SIZE: usize = 15;

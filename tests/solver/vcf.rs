@@ -1,13 +1,14 @@
 //! VCF solver against the shared puzzle file, rule cases drawn as pictures, and positions with
 //! no VCF checked by a deliberately simple brute-force search written only for this test.
 //!
-//! `cargo test --test vcf` runs every 7th puzzle; `cargo test --release --test vcf -- --ignored`
+//! `cargo test --test solver vcf::` runs every 7th puzzle; `cargo test --release --test solver vcf:: -- --ignored`
 //! runs the whole file.
 
 use bango::board::{Board, Color, Direction, Pos};
-use bango::notation::{data_dir, parse_puzzles, Puzzle};
+use bango::notation::{parse_puzzles, Puzzle};
 use bango::rules::{self, MoveOutcome, Rule};
 use bango::vcf::{find_vcf, verify_vcf, Budget, Proof, VcfSolver};
+use bango_testkit::data_dir;
 
 fn puzzles() -> Vec<Puzzle> {
     let path = data_dir().join("puzzles-vcf.txt");

@@ -2,9 +2,7 @@
 //! black and as white, after TURN and after a BOARD in any orientation and stone order), a
 //! corrupt book degrading to search, and the `BANGO_BOOK=0` switch.
 
-mod protocol_support;
-
-use protocol_support::{parse_move, send_board, Brain, Mode};
+use bango_testkit::brain::{parse_move, send_board, Brain, Mode};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 

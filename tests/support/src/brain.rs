@@ -1,6 +1,5 @@
 //! Drives the built `pbrain-bango` binary like a manager does, over pipes or TCP, keeping a
 //! transcript for failure messages. Every read has a timeout: a test never hangs.
-#![allow(dead_code)]
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{Shutdown, TcpStream};
@@ -11,7 +10,10 @@ use std::time::{Duration, Instant};
 /// How long any single reply may take before the test fails.
 pub const READ_TIMEOUT: Duration = Duration::from_secs(10);
 
-pub const BIN: &str = env!("CARGO_BIN_EXE_pbrain-bango");
+/// The brain binary under test.
+pub fn bin() -> std::path::PathBuf {
+    crate::brain_binary()
+}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Mode {
@@ -76,7 +78,7 @@ impl Brain {
     /// `env` names another (`BANGO_ALGO` = "" leaves the registry's default): these transcripts
     /// test the protocol, and random answers without search output.
     pub fn spawn(mode: Mode, env: &[(&str, &str)]) -> Brain {
-        let mut cmd = Command::new(BIN);
+        let mut cmd = Command::new(bin());
         cmd.env("BANGO_ALGO", "random")
             .env_remove("BANGO_SMP")
             .env_remove("BANGO_SEED");

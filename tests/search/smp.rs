@@ -3,9 +3,10 @@
 //! new depth and a summary with nodes summed over workers.
 
 use bango::algo::alphabeta::AlphaBeta;
-use bango::algo::{Algorithm, Request, Settings};
+use bango::algo::{Algorithm, Request};
 use bango::board::{Board, Color, Pos};
 use bango::busy::BusyMoves;
+use bango::config::Config;
 use bango::limits::Limits;
 use bango::notation;
 use bango::rules::Rule;
@@ -16,8 +17,7 @@ use bango::tt::TranspositionTable;
 use std::sync::atomic::AtomicBool;
 use std::sync::Mutex;
 
-mod smp_support;
-use smp_support::{BLOCK_FOUR, FIVE_IN_ONE, FOUR_THREE};
+use bango_testkit::positions::{BLOCK_FOUR, FIVE_IN_ONE, FOUR_THREE};
 
 fn board(pic: &str, to_move: Color) -> Board {
     let mut b = Board::from_picture(pic).unwrap();
@@ -26,7 +26,7 @@ fn board(pic: &str, to_move: Color) -> Board {
 }
 
 fn midgame(n: usize) -> Vec<Board> {
-    let text = std::fs::read_to_string(notation::data_dir().join("positions-midgame-15.txt"))
+    let text = std::fs::read_to_string(bango_testkit::data_dir().join("positions-midgame-15.txt"))
         .expect("midgame positions");
     notation::parse_puzzles(&text).unwrap()[..n]
         .iter()
@@ -224,6 +224,7 @@ fn several_workers_reach_the_depth_cap_and_stay_within_the_node_cap() {
     assert!(r.best.depth >= 2, "{:?}", r.best);
 }
 
+#[cfg(feature = "experiments")]
 #[test]
 fn a_panicking_worker_leaves_the_answer_to_what_completed() {
     let prev = std::panic::take_hook();
@@ -256,13 +257,11 @@ fn a_panicking_worker_leaves_the_answer_to_what_completed() {
 #[test]
 fn the_engine_runs_the_threads_the_settings_ask_for() {
     let b = &midgame(2)[1];
-    let settings = Settings {
-        threads: 2,
-        hash_kib: Some(1024),
-        ..Settings::default()
-    };
-    let mut engine = AlphaBeta::with_table(Params::default(), 1 << 20);
-    engine.new_game(15, &settings);
+    let mut config = Config::default();
+    config.brain.threads = 2;
+    config.brain.hash_kib = 1024;
+    let mut engine = AlphaBeta::with_table(&Config::default(), 1 << 20);
+    engine.new_game(15, &config);
     assert_eq!(engine.smp_mut().threads(), 2);
     let stop = AtomicBool::new(false);
     let lines = Mutex::new(Vec::new());
@@ -271,7 +270,7 @@ fn the_engine_runs_the_threads_the_settings_ask_for() {
         board: b,
         rule: Rule::Freestyle,
         limits: Limits::depth(4),
-        settings: &settings,
+        config: &config,
         stop: &stop,
         output: &output,
     };

@@ -2,8 +2,9 @@
 //! "false three" cases): every listed point found, and no other.
 
 use bango::board::Pos;
-use bango::notation::{data_dir, parse_puzzles};
+use bango::notation::parse_puzzles;
 use bango::rules::{forbidden_points, Rule};
+use bango_testkit::data_dir;
 
 #[test]
 fn forbidden_points_match_the_test_set() {

@@ -2,16 +2,16 @@
 //! (so the result does not depend on the machine).
 //!
 //! Quick mode checks a small sample on every run; the full sample is `#[ignore]`d:
-//! `cargo test --release --test search_puzzles -- --ignored --nocapture`.
+//! `cargo test --release --test search puzzles:: -- --ignored --nocapture`.
 
-use bango::notation::{self, Puzzle};
+use bango::notation::Puzzle;
 use bango::search::{Caps, Params, SearchResult, Shared, Worker, WIN_MIN};
 use bango::timeman::Plan;
 use bango::tt::TranspositionTable;
 use std::sync::atomic::AtomicBool;
 
 fn load(file: &str, rule: &str, every: usize, n: usize) -> Vec<Puzzle> {
-    let text = std::fs::read_to_string(notation::data_dir().join(file)).expect("shared data");
+    let text = std::fs::read_to_string(bango_testkit::data_dir().join(file)).expect("shared data");
     text.lines()
         .filter(|l| l.split_whitespace().nth(1) == Some(rule))
         .step_by(every)

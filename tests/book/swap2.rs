@@ -1,9 +1,7 @@
 //! Swap2 end to end with the default engine: the three `SWAP2BOARD` cases get well-formed,
 //! legal answers inside the move budget, and play goes on from them.
 
-mod protocol_support;
-
-use protocol_support::{parse_move, Brain, Mode};
+use bango_testkit::brain::{parse_move, Brain, Mode};
 use std::time::{Duration, Instant};
 
 const TURN_MS: u64 = 1500;

@@ -1,8 +1,9 @@
 //! The alpha-beta engine: tactics (pictures), fixed-depth equivalences, determinism, limits.
 
 use bango::algo::alphabeta::AlphaBeta;
-use bango::algo::{Algorithm, Request, Settings};
+use bango::algo::{Algorithm, Request};
 use bango::board::{Board, Color, Pos};
+use bango::config::Config;
 use bango::eval::Position;
 use bango::limits::Limits;
 use bango::notation;
@@ -29,12 +30,10 @@ fn think(b: &Board, rule: Rule, limits: Limits) -> (Pos, Vec<String>) {
 
 /// [`think`] with the clock started once the engine exists; also returns the time taken.
 fn timed_think(b: &Board, rule: Rule, mut limits: Limits) -> (Pos, Vec<String>, Duration) {
-    let settings = Settings {
-        hash_kib: Some(2048),
-        ..Settings::default()
-    };
-    let mut engine = AlphaBeta::with_table(Params::default(), 2048 * 1024);
-    engine.new_game(b.size(), &settings);
+    let mut config = Config::default();
+    config.brain.hash_kib = 2048;
+    let mut engine = AlphaBeta::with_table(&Config::default(), 2048 * 1024);
+    engine.new_game(b.size(), &config);
     limits.started = Instant::now();
     let stop = AtomicBool::new(false);
     let lines = Mutex::new(Vec::new());
@@ -43,7 +42,7 @@ fn timed_think(b: &Board, rule: Rule, mut limits: Limits) -> (Pos, Vec<String>, 
         board: b,
         rule,
         limits,
-        settings: &settings,
+        config: &config,
         stop: &stop,
         output: &output,
     };
@@ -246,7 +245,7 @@ fn prefers_the_slower_loss() {
 }
 
 fn midgame(n: usize) -> Vec<Board> {
-    let text = std::fs::read_to_string(notation::data_dir().join("positions-midgame-15.txt"))
+    let text = std::fs::read_to_string(bango_testkit::data_dir().join("positions-midgame-15.txt"))
         .expect("shared data");
     notation::parse_puzzles(&text)
         .unwrap()
@@ -421,12 +420,12 @@ fn returns_within_the_time_budget() {
 /// depth, in order, none later than the search, and `time_to` answers only for depths reached.
 #[test]
 fn timed_bench_reports_when_each_depth_completed() {
-    let set = bango::bench::positions().expect("shared data");
+    let set = bango::bench::positions(&bango_testkit::data_dir()).expect("shared data");
     let bp = set
         .iter()
         .find(|p| p.name == "midgame-10")
         .expect("midgame-10 in the bench set");
-    let r = bango::bench::timed(bp, 150, 16);
+    let r = bango::bench::timed(bp, 150, 16, Params::default());
     assert!(r.depth >= 3, "depth {}", r.depth);
     assert_eq!(r.completed_ms.len(), r.depth as usize);
     assert!(r.completed_ms.windows(2).all(|w| w[0] <= w[1]), "{r:?}");

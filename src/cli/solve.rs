@@ -3,19 +3,17 @@
 //!
 //! Prints one line per puzzle — `win x,y <plies> <ms>`, `none <ms>` (proved: no such win) or
 //! `unknown <ms>` (out of time) — then `solved N/M` and the timing summary. Each win printed
-//! has been verified ([`super::verify`]) and its time includes the verification. With `--check`
+//! has been verified (`bango::vcf::verify`) and its time includes the verification. With `--check`
 //! the first move of each win is compared with the listed answers (when the line has any) and
 //! mismatches are reported; the exit code is then 1 if any puzzle mismatched or was unsolved.
 
-use super::vct::{VctOptions, VctProof, VctSolver};
-use super::{Budget, Proof, VcfSolver};
-use crate::notation::Puzzle;
-use clap::Parser;
+use bango::notation::Puzzle;
+use bango::vcf::{Budget, Proof, VcfSolver, VctOptions, VctProof, VctSolver};
 use std::time::{Duration, Instant};
 
-#[derive(Parser, Debug)]
-#[command(name = "pbrain-bango solve", about = "Solve VCF / VCT puzzle files")]
-struct Args {
+/// Options of `solve`.
+#[derive(clap::Args, Debug)]
+pub struct Args {
     /// Search for victory by continuous fours.
     #[arg(long, conflicts_with = "vct", required_unless_present = "vct")]
     vcf: bool,
@@ -40,21 +38,15 @@ struct Args {
     /// Print only the summary.
     #[arg(long, short)]
     quiet: bool,
+    /// Print each VCF search's node count to stderr.
+    #[arg(long)]
+    print_nodes: bool,
     /// The puzzle file.
     file: std::path::PathBuf,
 }
 
-/// Runs the solver command on `args` (without the `solve` word); returns the exit code.
-pub fn solve_cli(args: &[String]) -> u8 {
-    let args = match Args::try_parse_from(
-        std::iter::once("pbrain-bango solve".to_string()).chain(args.iter().cloned()),
-    ) {
-        Ok(a) => a,
-        Err(e) => {
-            let _ = e.print();
-            return if e.use_stderr() { 2 } else { 0 };
-        }
-    };
+/// Solves the puzzles `args` names; returns the exit code.
+pub fn run(args: Args) -> u8 {
     let text = match std::fs::read_to_string(&args.file) {
         Ok(t) => t,
         Err(e) => {
@@ -125,7 +117,7 @@ pub fn solve_cli(args: &[String]) -> u8 {
         };
         let t = start.elapsed();
         times.push(t);
-        if std::env::var_os("BANGO_SOLVE_NODES").is_some() {
+        if args.print_nodes {
             eprintln!("nodes {}", vcf.nodes);
         }
         match result {

@@ -5,13 +5,14 @@
 
 use bango::algo::alphabeta::AlphaBeta;
 use bango::algo::proofs::{ProofMode, RootProofs, Verdict};
-use bango::algo::{Algorithm, Request, Settings};
+use bango::algo::{Algorithm, Request};
 use bango::board::{Board, Pos};
+use bango::config::Config;
 use bango::limits::{Limits, TimeControl};
-use bango::notation::{data_dir, parse_puzzles, Puzzle};
-use bango::search::Params;
+use bango::notation::{parse_puzzles, Puzzle};
 use bango::timeman::Plan;
 use bango::vcf::{find_vcf, verify_vcf, Budget, Proof, VcfSolver};
+use bango_testkit::data_dir;
 use std::sync::atomic::AtomicBool;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
@@ -35,12 +36,10 @@ fn capped(nodes: u64) -> Budget<'static> {
 
 /// Asks a fresh engine for a move with `limits`; returns the move and its output lines.
 fn think(b: &Board, p: &Puzzle, limits: Limits, mode: ProofMode) -> (Pos, Vec<String>) {
-    let settings = Settings {
-        hash_kib: Some(2048),
-        ..Settings::default()
-    };
-    let mut engine = AlphaBeta::with_table(Params::default(), 2048 * 1024);
-    engine.new_game(b.size(), &settings);
+    let mut config = Config::default();
+    config.brain.hash_kib = 2048;
+    let mut engine = AlphaBeta::with_table(&Config::default(), 2048 * 1024);
+    engine.new_game(b.size(), &config);
     engine.proofs_mut().mode = mode;
     let stop = AtomicBool::new(false);
     let lines = Mutex::new(Vec::new());
@@ -49,7 +48,7 @@ fn think(b: &Board, p: &Puzzle, limits: Limits, mode: ProofMode) -> (Pos, Vec<St
         board: b,
         rule: p.rule,
         limits,
-        settings: &settings,
+        config: &config,
         stop: &stop,
         output: &output,
     };

@@ -3,9 +3,10 @@
 //! there is none.
 
 use bango::board::{Board, Color, Pos};
-use bango::notation::{data_dir, parse_puzzles, Puzzle};
+use bango::notation::{parse_puzzles, Puzzle};
 use bango::rules::Rule;
 use bango::vcf::{verify_tree, Budget, Tree, VctOptions, VctProof, VctSolver};
+use bango_testkit::data_dir;
 
 fn puzzles() -> Vec<Puzzle> {
     let path = data_dir().join("puzzles-vct.txt");

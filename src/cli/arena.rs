@@ -1,0 +1,173 @@
+//! `pbrain-bango arena ENGINE ENGINE...`: matches between brains, a thin layer over
+//! [`bango::arena::Match`] (see the README's Arena section).
+
+use super::usage_error;
+use bango::arena::{parse_openings, EngineSpec, GameConfig, Match, OpeningFormat, Openings, Sprt};
+use bango::board::{MAX_SIZE, MIN_SIZE};
+use bango::rules::Rule;
+use std::path::PathBuf;
+
+/// Options of `arena`.
+#[derive(clap::Args, Debug)]
+#[command(
+    after_help = "ENGINE is a command line run through `sh -c 'exec CMD'`, e.g.\n  \"env BANGO_ALGO=random ./target/release/pbrain-bango\"\nor settings ending in the command:\n  \"name=rnd,tc-turn=200,tc-match=0,threads=2,info=hash_size 65536,cmd=./pbrain-x --flag\"\n(`info=` repeats; everything after `cmd=` is the command, commas included)."
+)]
+pub struct Args {
+    /// Games per pairing (each opening is played twice, colours swapped).
+    #[arg(short = 'n', long, default_value_t = 2)]
+    games: usize,
+    /// Per-move budget in ms (0 = none).
+    #[arg(long, value_name = "MS", default_value_t = 1000)]
+    tc_turn: u64,
+    /// Whole-game budget per engine in ms (0 = none).
+    #[arg(long, value_name = "MS", default_value_t = 0)]
+    tc_match: u64,
+    /// Slack in ms before a move is lost on time (the Gomocup judge allows about 1 s).
+    #[arg(long, value_name = "MS", default_value_t = 1000)]
+    tolerance: u64,
+    /// Extra wait in ms after budget and tolerance for a late reply (slow vs silent).
+    #[arg(long, value_name = "MS", default_value_t = 1000)]
+    grace: u64,
+    /// Openings file (absolute `x,y x,y` or Gomocup offsets `x,y, x,y`).
+    #[arg(long, value_name = "FILE")]
+    openings: Option<PathBuf>,
+    /// Openings file format: auto, absolute or offset.
+    #[arg(long, value_name = "FMT", default_value = "auto")]
+    opening_format: String,
+    /// Play the file's openings in a seeded random order.
+    #[arg(long)]
+    shuffle: bool,
+    /// Stones of a random opening (used when no file is given).
+    #[arg(long, value_name = "N", default_value_t = 3)]
+    opening_stones: usize,
+    /// Random openings lie within this distance of the centre.
+    #[arg(long, value_name = "N", default_value_t = 3)]
+    opening_radius: usize,
+    /// Games played at once.
+    #[arg(short = 'c', long, value_name = "N", default_value_t = 1)]
+    concurrency: usize,
+    /// Seed of the opening order and random openings.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    seed: u64,
+    /// Stop when this test decides: elo0,elo1[,alpha,beta] (two engines only).
+    #[arg(long, value_name = "ELO0,ELO1[,A,B]")]
+    sprt: Option<String>,
+    /// Rule: freestyle, standard, renju, caro, or INFO rule bits.
+    #[arg(long, value_name = "NAME|BITS", default_value = "freestyle")]
+    rule: String,
+    /// Board side.
+    #[arg(long, value_name = "N", default_value_t = 15)]
+    size: usize,
+    /// Moves after the opening before a draw is declared (0 = none).
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    max_moves: usize,
+    /// INFO max_memory in bytes (0 = no limit).
+    #[arg(long, value_name = "BYTES", default_value_t = 350 * 1024 * 1024)]
+    max_memory: u64,
+    /// Folder for the game records (PSQ) and summary.json.
+    #[arg(long, value_name = "DIR")]
+    out: Option<PathBuf>,
+    /// No progress line.
+    #[arg(short, long)]
+    quiet: bool,
+    /// Engines (see below).
+    #[arg(value_name = "ENGINE", num_args = 2.., required = true)]
+    engines: Vec<String>,
+}
+
+fn parse_rule(s: &str) -> Result<Rule, String> {
+    if let Ok(bits) = s.parse::<i64>() {
+        return Ok(Rule::from_info_bits(bits));
+    }
+    Rule::from_name(s).ok_or_else(|| format!("unknown rule {s:?}"))
+}
+
+fn build(args: Args) -> Result<Match, String> {
+    let rule = parse_rule(&args.rule)?;
+    if !(MIN_SIZE..=MAX_SIZE).contains(&args.size) {
+        return Err(format!("size {} unsupported", args.size));
+    }
+    let mut engines = args
+        .engines
+        .iter()
+        .map(|e| EngineSpec::parse(e))
+        .collect::<Result<Vec<_>, _>>()?;
+    // Names key the report; make repeated ones unique.
+    for i in 0..engines.len() {
+        let clash = engines[..i].iter().any(|e| e.name == engines[i].name);
+        if clash {
+            engines[i].name = format!("{}#{}", engines[i].name, i + 1);
+        }
+    }
+    let openings = match &args.openings {
+        Some(path) => {
+            let fmt = OpeningFormat::from_name(&args.opening_format)
+                .ok_or_else(|| format!("unknown opening format {:?}", args.opening_format))?;
+            let text =
+                std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+            let set = parse_openings(&text, fmt, args.size, rule)
+                .map_err(|e| format!("{}: {e}", path.display()))?;
+            if set.openings.is_empty() {
+                return Err(format!("{}: no opening fits this board", path.display()));
+            }
+            if set.skipped > 0 && !args.quiet {
+                eprintln!(
+                    "{}: {} openings ({:?}), {} skipped (do not fit {}x{} {rule})",
+                    path.display(),
+                    set.openings.len(),
+                    set.format,
+                    set.skipped,
+                    args.size,
+                    args.size
+                );
+            }
+            Openings::List {
+                openings: set.openings,
+                shuffle: args.shuffle,
+            }
+        }
+        None => Openings::Random {
+            stones: args.opening_stones,
+            radius: args.opening_radius,
+        },
+    };
+    Ok(Match {
+        engines,
+        game: GameConfig {
+            size: args.size,
+            rule,
+            tc_turn_ms: args.tc_turn,
+            tc_match_ms: args.tc_match,
+            tolerance_ms: args.tolerance,
+            grace_ms: args.grace,
+            max_memory: args.max_memory,
+            max_moves: args.max_moves,
+            ..GameConfig::default()
+        },
+        games: args.games,
+        openings,
+        seed: args.seed,
+        concurrency: args.concurrency.max(1),
+        sprt: args.sprt.as_deref().map(Sprt::parse).transpose()?,
+        out: args.out,
+        progress: !args.quiet,
+    })
+}
+
+/// Plays the match `args` describe; returns the exit code (0 done, 1 failed, 2 bad usage).
+pub fn run(args: Args) -> u8 {
+    let m = match build(args) {
+        Ok(m) => m,
+        Err(e) => return usage_error("arena", e),
+    };
+    match m.run() {
+        Ok(report) => {
+            print!("{}", report.text(&m));
+            0
+        }
+        Err(e) => {
+            eprintln!("arena: {e}");
+            1
+        }
+    }
+}

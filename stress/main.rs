@@ -1,0 +1,7 @@
+//! Stress tests: the transposition table under concurrent writers, lazy SMP searches stopped at
+//! random, and whole protocol games under `BANGO_SMP=4`. Short runs by default (CI);
+//! `BANGO_STRESS=long` runs each for a minute or more.
+
+mod protocol;
+mod smp;
+mod tt;

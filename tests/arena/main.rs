@@ -1,0 +1,4 @@
+//! The arena: matches against fake brains, and its statistics against hand-computed cases.
+
+mod matches;
+mod stats;

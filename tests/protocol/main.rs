@@ -1,0 +1,5 @@
+//! The protocol layer, black box: transcripts of the built brain over pipes and TCP, and whole
+//! games between two brains.
+
+mod selfplay;
+mod transcripts;

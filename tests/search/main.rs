@@ -1,0 +1,6 @@
+//! The search layer: the alpha-beta engine (tactics, equivalences, determinism, limits), the
+//! shared puzzle suites at fixed node budgets, and lazy SMP.
+
+mod engine;
+mod puzzles;
+mod smp;
