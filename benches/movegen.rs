@@ -1,8 +1,8 @@
 //! Move generation speed: every candidate scored and ranked on a 15x15 middle game.
 
-use bango::eval::Position;
 use bango::movegen;
 use bango::notation;
+use bango::position::Position;
 use bango::rules::Rule;
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 

@@ -2,7 +2,7 @@
 
 use bango::notation;
 use bango::rules::Rule;
-use bango::search::{Caps, Params, Shared, Worker};
+use bango::search::{Context, Params, Worker};
 use bango::timeman::Plan;
 use bango::tt::TranspositionTable;
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
@@ -13,19 +13,14 @@ fn bench(c: &mut Criterion) {
         .expect("shared data");
     let board = notation::parse_puzzles(&text).unwrap()[10].board().unwrap();
     let stop = AtomicBool::new(false);
-    let plan = Plan::UNLIMITED;
-    let caps = Caps {
-        max_depth: 5,
-        ..Caps::default()
-    };
     let run = || {
         let tt = TranspositionTable::new(4 << 20);
-        let shared = Shared {
+        let ctx = Context {
             tt: &tt,
             stop: &stop,
-            plan,
+            plan: Plan::depth(5),
         };
-        Worker::new(0, Params::default()).search(&shared, &board, Rule::Freestyle, caps, &|_| {})
+        Worker::new(0, Params::default()).search(&ctx, &board, Rule::Freestyle, &|_| {})
     };
     let nodes = run().nodes;
     let mut group = c.benchmark_group("search");

@@ -27,7 +27,7 @@
 
 use bango::bench::{positions, BenchPosition};
 use bango::rules::Rule;
-use bango::search::{Caps, Params};
+use bango::search::Params;
 use bango::smp::{Job, LazySmp};
 use bango::timeman::Plan;
 use bango::tt::{TranspositionTable, DEFAULT_BYTES};
@@ -118,27 +118,22 @@ fn run(
                 stop.store(true, std::sync::atomic::Ordering::SeqCst);
             }
         };
-        let caps = if uncapped {
-            Caps::default()
-        } else {
-            Caps {
-                max_depth: depth,
-                ..Caps::default()
-            }
-        };
         let job = Job {
             board: &bp.board,
             rule: bp.rule,
-            caps,
-            plan,
+            plan: if uncapped {
+                plan
+            } else {
+                plan.with_depth(depth)
+            },
             stop: &stop,
             output: &output,
         };
         let r = smp.search(&tt, &job);
         // A proven win ends a search before `depth`: its whole time counts.
         searching += reached.lock().unwrap_or_else(|| t.elapsed());
-        nodes += r.best.nodes;
-        depths += r.best.depth;
+        nodes += r.result.nodes;
+        depths += r.result.depth;
         per_worker.chosen[r.worker] += 1;
         for (sum, w) in per_worker.nodes.iter_mut().zip(&r.per_worker) {
             *sum += w.as_ref().map_or(0, |w| w.nodes);
@@ -287,16 +282,12 @@ fn paired_search(bp: &BenchPosition, pairing: Pairing, depth: u32) -> (u64, f64)
         let job = Job {
             board: &bp.board,
             rule: bp.rule,
-            caps: Caps {
-                max_depth: depth,
-                ..Caps::default()
-            },
-            plan: Plan::UNLIMITED,
+            plan: Plan::depth(depth),
             stop: &stop,
             output: &|_: &str| {},
         };
         let t = Instant::now();
-        let nodes = smp.search(tt, &job).best.nodes;
+        let nodes = smp.search(tt, &job).result.nodes;
         (nodes, t.elapsed().as_secs_f64() * threads as f64)
     };
     let tt = TranspositionTable::new(hash_bytes());

@@ -83,7 +83,7 @@ fn contended<S: Slot + 'static>(c: &mut Criterion) {
     g.finish();
 }
 
-/// What [`bango::tt::SharedTable`] keeps off the move clock: allocating and dropping a default
+/// What [`bango::tt::TableHandle`] keeps off the move clock: allocating and dropping a default
 /// size table, against the constant-time new-game clear.
 fn lifetime<S: Slot>(c: &mut Criterion) {
     let bytes = bango::tt::DEFAULT_BYTES;

@@ -4,7 +4,7 @@
 //! median and worst time per puzzle are printed. `cargo bench --bench vcf`.
 
 use bango::notation::{parse_puzzles, Puzzle};
-use bango::vcf::{Budget, Proof, VcfSolver, VctOptions, VctProof, VctSolver};
+use bango::solver::{Budget, Proof, VcfSolver, VctOptions, VctProof, VctSolver};
 use bango_testkit::data_dir;
 use criterion::{criterion_group, criterion_main, Criterion};
 use std::time::{Duration, Instant};

@@ -19,7 +19,7 @@
 use crate::board::{Board, Pos};
 use crate::notation::{self, Puzzle};
 use crate::rules::Rule;
-use crate::search::{Caps, Params, Shared, Worker};
+use crate::search::{Context, Params, Worker};
 use crate::timeman::Plan;
 use crate::tt::TranspositionTable;
 use std::sync::atomic::AtomicBool;
@@ -119,17 +119,13 @@ pub fn run(set: &[BenchPosition], depth: u32, hash_mib: usize, params: Params) -
     for bp in set {
         let tt = TranspositionTable::new(hash_mib << 20);
         let mut worker = Worker::new(0, params);
-        let shared = Shared {
+        let ctx = Context {
             tt: &tt,
             stop: &stop,
-            plan: Plan::UNLIMITED,
+            plan: Plan::depth(depth),
         };
         let t = Instant::now();
-        let caps = Caps {
-            max_depth: depth,
-            ..Caps::default()
-        };
-        let r = worker.search(&shared, &bp.board, bp.rule, caps, &|_| {});
+        let r = worker.search(&ctx, &bp.board, bp.rule, &|_| {});
         positions.push(PositionReport {
             nodes: r.nodes,
             us: t.elapsed().as_micros() as u64,
@@ -179,17 +175,12 @@ pub fn timed(bp: &BenchPosition, ms: u64, hash_mib: usize, params: Params) -> Ti
     let tt = TranspositionTable::new(hash_mib << 20);
     let stop = AtomicBool::new(false);
     let started = Instant::now();
-    let limits = crate::limits::Limits {
-        started,
-        ..crate::limits::Limits::new(crate::limits::TimeControl {
-            turn_ms: None,
-            match_ms: None,
-            left_ms: None,
-        })
+    // The deadline alone: every iteration that starts may finish before it.
+    let plan = Plan {
+        hard: Some(started + std::time::Duration::from_millis(ms)),
+        ..Plan::UNLIMITED
     };
-    let mut plan = crate::timeman::plan(&limits);
-    plan.hard = Some(started + std::time::Duration::from_millis(ms));
-    let shared = Shared {
+    let ctx = Context {
         tt: &tt,
         stop: &stop,
         plan,
@@ -206,7 +197,7 @@ pub fn timed(bp: &BenchPosition, ms: u64, hash_mib: usize, params: Params) -> Ti
             per_depth.lock().unwrap().push((n, ms));
         }
     };
-    let r = Worker::new(0, params).search(&shared, &bp.board, bp.rule, Caps::default(), &out);
+    let r = Worker::new(0, params).search(&ctx, &bp.board, bp.rule, &out);
     let (cum, completed_ms): (Vec<u64>, Vec<u64>) =
         per_depth.into_inner().unwrap().into_iter().unzip();
     // Nodes of iteration d alone = cumulative(d) - cumulative(d-1).

@@ -23,8 +23,8 @@
 //! threat, so white does not rank it.
 
 use crate::board::{Color, Pos};
-use crate::eval::Position;
 use crate::pattern::{Pattern, Threat};
+use crate::position::Position;
 use crate::rules::Rule;
 
 /// A generated move with its ladder rank and static value.

@@ -32,12 +32,10 @@
 
 use crate::board::Board;
 use crate::busy::BusyMoves;
-use crate::eval::Position;
 use crate::movegen;
+use crate::position::Position;
 use crate::rules::Rule;
-use crate::search::{
-    format_score, Caps, Params, Progress, RootHints, SearchResult, Shared, Worker,
-};
+use crate::search::{format_score, Context, Params, Progress, RootHints, SearchResult, Worker};
 use crate::timeman::Plan;
 use crate::tt::TranspositionTable;
 use parking_lot::{Condvar, Mutex, MutexGuard};
@@ -306,9 +304,7 @@ pub struct Job<'a> {
     pub board: &'a Board,
     /// The rule.
     pub rule: Rule,
-    /// Depth cap, and the node cap for all workers together.
-    pub caps: Caps,
-    /// The time plan.
+    /// The deadlines, the depth cap and the node cap for all workers together.
     pub plan: Plan,
     /// Raised from outside when the move must be answered now.
     pub stop: &'a AtomicBool,
@@ -320,7 +316,7 @@ pub struct Job<'a> {
 #[derive(Clone, Debug)]
 pub struct SmpResult {
     /// The chosen iteration, with `nodes` summed over all workers.
-    pub best: SearchResult,
+    pub result: SearchResult,
     /// The worker whose iteration was chosen.
     pub worker: usize,
     /// Every worker's deepest completed iteration (its own nodes).
@@ -420,14 +416,13 @@ impl LazySmp {
         // share a private flag that the caller's thread raises (caller's stop, deadline) and
         // that the first worker to finish raises for the others.
         let own_stop = AtomicBool::new(false);
-        let shared = Shared {
+        let ctx = Context {
             tt,
             stop: if n == 1 { job.stop } else { &own_stop },
-            plan: job.plan,
-        };
-        let caps = Caps {
-            max_nodes: job.caps.max_nodes / n as u64,
-            ..job.caps
+            plan: Plan {
+                max_nodes: job.plan.max_nodes.map(|m| m / n as u64),
+                ..job.plan
+            },
         };
         let agg = Aggregator {
             total: AtomicU64::new(0),
@@ -450,7 +445,7 @@ impl LazySmp {
             };
             let r = workers[i]
                 .lock()
-                .search_with(&shared, job.board, job.rule, caps, output, &hook);
+                .search_with(&ctx, job.board, job.rule, output, &hook);
             hook.nodes(r.nodes);
             rep.completed(r.depth, r);
             own_stop.store(true, Ordering::SeqCst);
@@ -498,7 +493,7 @@ impl LazySmp {
             ));
         }
         SmpResult {
-            best,
+            result: best,
             worker,
             per_worker: out
                 .per_worker

@@ -5,7 +5,7 @@
 //! from `std::sync` directly; anything imported elsewhere is invisible to loom and would make a
 //! model silently incomplete. Only the table switches: the rest of the crate keeps `std`, so a
 //! `cfg(loom)` build still compiles everything, and only the table may be used inside a model.
-//! `SharedTable` (allocation and disposal on helper threads) is deliberately outside the model
+//! `TableHandle` (allocation and disposal on helper threads) is deliberately outside the model
 //! and uses `std` threads.
 
 #[cfg(loom)]

@@ -1,19 +1,81 @@
-//! Time management: one move's budget from the tournament clock, as one absolute deadline.
+//! Time management: what one move may spend. The manager's terms come in as [`Limits`] (the
+//! tournament clock of [`TimeControl`] and the depth and node caps a user may add); the search
+//! gets them as one [`Plan`]: absolute deadlines and the same caps.
 //!
 //! # Rules
+//! - The clock of a move starts when the command asking for it arrived (`Limits::started`), not
+//!   when the engine got round to it: everything the move does (book, proof search, main search,
+//!   output) shares that one start.
 //! - `timeout_turn = 0` means answer at once: the plan is *instant* and the search plays the top
 //!   of the threat ladder without searching.
 //! - The budget is the smaller of the per-turn limit (minus a safety margin for the answer to
 //!   travel back) and a share of what is left of the match clock (`time_left`, spread over the
 //!   moves a game still tends to need, minus a reserve). Neither given: no deadline (analysis,
 //!   fixed-depth and fixed-node searches).
-//! - Everything counts from `Limits.started`, when the request arrived, so time spent before the
-//!   search (book, proof search) is charged to the same move.
-//! - `hard` is the deadline the search polls (every few thousand nodes, with the `stop` flag);
+//! - `hard` is the deadline the search polls (every few hundred nodes, with the `stop` flag);
 //!   `soft` is when no new iteration starts, since the next one would rarely finish in time.
 
-use crate::limits::Limits;
 use std::time::{Duration, Instant};
+
+/// The match clock as the manager announced it through `INFO`. Milliseconds; `None` = not sent.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct TimeControl {
+    /// `timeout_turn`: the most one move may take; 0 = answer as fast as possible.
+    pub turn_ms: Option<u64>,
+    /// `timeout_match`: the whole match; 0 = unlimited.
+    pub match_ms: Option<u64>,
+    /// `time_left`: what remains of the match clock; may be negative; 2147483647 = unlimited.
+    pub left_ms: Option<i64>,
+}
+
+/// The limits of one move.
+#[derive(Clone, Copy, Debug)]
+pub struct Limits {
+    /// When the command asking for this move arrived.
+    pub started: Instant,
+    /// The tournament clock.
+    pub time: TimeControl,
+    /// `INFO max_depth`: stop iterating after this depth.
+    pub max_depth: Option<u32>,
+    /// `INFO max_node`: stop after about this many nodes.
+    pub max_nodes: Option<u64>,
+}
+
+impl Limits {
+    /// Limits for a move asked for now under `time`, with no depth or node cap.
+    pub fn new(time: TimeControl) -> Limits {
+        Limits {
+            started: Instant::now(),
+            time,
+            max_depth: None,
+            max_nodes: None,
+        }
+    }
+
+    /// A fixed-depth search with no clock (analysis, tests, bench).
+    pub fn depth(depth: u32) -> Limits {
+        Limits {
+            max_depth: Some(depth),
+            ..Limits::new(TimeControl::default())
+        }
+    }
+
+    /// A fixed-node search with no clock.
+    pub fn nodes(nodes: u64) -> Limits {
+        Limits {
+            max_nodes: Some(nodes),
+            ..Limits::new(TimeControl::default())
+        }
+    }
+
+    /// A clock of `ms` per move and nothing else.
+    pub fn per_move(ms: u64) -> Limits {
+        Limits::new(TimeControl {
+            turn_ms: Some(ms),
+            ..TimeControl::default()
+        })
+    }
+}
 
 /// Milliseconds kept back from every turn limit (at most a quarter of it).
 pub const TURN_MARGIN_MS: u64 = 30;
@@ -28,26 +90,32 @@ pub const UNLIMITED_LEFT: i64 = 2_147_483_647;
 /// No new iteration starts after this share of the budget, in percent.
 pub const SOFT_PERCENT: u32 = 45;
 
-/// The time plan of one move.
+/// What one search may spend: its deadlines and its depth and node caps.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Plan {
     /// Answer at once without searching.
     pub instant: bool,
-    /// The budget, when there is one.
+    /// The time budget, when there is one.
     pub budget: Option<Duration>,
     /// Do not start a new iteration after this.
     pub soft: Option<Instant>,
     /// Abandon the search at this instant.
     pub hard: Option<Instant>,
+    /// Stop iterating after this depth.
+    pub max_depth: Option<u32>,
+    /// Abandon the search after about this many nodes.
+    pub max_nodes: Option<u64>,
 }
 
 impl Plan {
-    /// No clock: the search ends at its depth or node cap, a proven score or the stop flag.
+    /// No clock and no cap: the search ends at a proven score or the stop flag.
     pub const UNLIMITED: Plan = Plan {
         instant: false,
         budget: None,
         soft: None,
         hard: None,
+        max_depth: None,
+        max_nodes: None,
     };
 
     /// Answer at once (a 0 ms budget): the top of the threat ladder, no search.
@@ -57,6 +125,7 @@ impl Plan {
             budget: Some(Duration::ZERO),
             soft: Some(started),
             hard: Some(started),
+            ..Plan::UNLIMITED
         }
     }
 
@@ -68,6 +137,39 @@ impl Plan {
             budget: Some(budget),
             soft: Some(started + budget * SOFT_PERCENT / 100),
             hard: Some(started + budget),
+            ..Plan::UNLIMITED
+        }
+    }
+
+    /// A search to depth `depth`, no clock.
+    pub fn depth(depth: u32) -> Plan {
+        Plan {
+            max_depth: Some(depth),
+            ..Plan::UNLIMITED
+        }
+    }
+
+    /// A search of about `nodes` nodes, no clock.
+    pub fn nodes(nodes: u64) -> Plan {
+        Plan {
+            max_nodes: Some(nodes),
+            ..Plan::UNLIMITED
+        }
+    }
+
+    /// This plan with its depth cap set to `depth`.
+    pub fn with_depth(self, depth: u32) -> Plan {
+        Plan {
+            max_depth: Some(depth),
+            ..self
+        }
+    }
+
+    /// This plan with its node cap set to `nodes`.
+    pub fn with_nodes(self, nodes: u64) -> Plan {
+        Plan {
+            max_nodes: Some(nodes),
+            ..self
         }
     }
 }
@@ -97,19 +199,23 @@ pub fn budget_ms(limits: &Limits) -> Option<u64> {
     }
 }
 
-/// The plan for a move with `limits`.
+/// The plan for a move with `limits`: its deadlines and its caps.
 pub fn plan(limits: &Limits) -> Plan {
-    match budget_ms(limits) {
+    let clock = match budget_ms(limits) {
         None => Plan::UNLIMITED,
         Some(0) => Plan::instant(limits.started),
         Some(ms) => Plan::within(limits.started, Duration::from_millis(ms)),
+    };
+    Plan {
+        max_depth: limits.max_depth,
+        max_nodes: limits.max_nodes,
+        ..clock
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::limits::TimeControl;
 
     fn limits(turn: Option<u64>, m: Option<u64>, left: Option<i64>) -> Limits {
         Limits::new(TimeControl {
@@ -143,6 +249,9 @@ mod tests {
             Some(0)
         );
         assert!(plan(&limits(Some(0), None, None)).instant);
+        let capped = plan(&Limits::depth(7));
+        assert_eq!((capped.max_depth, capped.hard), (Some(7), None));
+        assert_eq!(plan(&Limits::nodes(500)).max_nodes, Some(500));
         let p = plan(&limits(Some(1000), None, None));
         assert!(p.soft.unwrap() < p.hard.unwrap());
     }

@@ -8,11 +8,11 @@
 //! `BANGO_STRESS=long cargo test --release --test stress smp:: -- --nocapture`.
 
 use bango::board::{Board, Color};
-use bango::limits::Limits;
 use bango::notation;
 use bango::rules::{self, Rule};
-use bango::search::{Caps, Params, WIN, WIN_MIN};
+use bango::search::{Params, WIN, WIN_MIN};
 use bango::smp::{Job, LazySmp, SmpResult};
+use bango::timeman::Limits;
 use bango::timeman::{self, Plan};
 use bango::tt::TranspositionTable;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -83,14 +83,12 @@ fn search(
     tt: &TranspositionTable,
     b: &Board,
     rule: Rule,
-    caps: Caps,
     plan: Plan,
     stop: &AtomicBool,
 ) -> SmpResult {
     let job = Job {
         board: b,
         rule,
-        caps,
         plan,
         stop,
         output: &|_| {},
@@ -100,7 +98,7 @@ fn search(
 
 fn check_sane(b: &Board, rule: Rule, r: &SmpResult, what: &str) {
     let mut after = b.clone();
-    let p = r.best.best;
+    let p = r.result.best;
     assert!(b.is_empty_at(p), "{what}: occupied or off-board move {p}");
     if b.side_to_move() == Color::Black {
         assert!(
@@ -108,15 +106,19 @@ fn check_sane(b: &Board, rule: Rule, r: &SmpResult, what: &str) {
             "{what}: forbidden move {p}"
         );
     }
-    assert!(r.best.score.abs() <= WIN, "{what}: score {}", r.best.score);
+    assert!(
+        r.result.score.abs() <= WIN,
+        "{what}: score {}",
+        r.result.score
+    );
     let summed: u64 = r.per_worker.iter().flatten().map(|w| w.nodes).sum();
-    assert_eq!(r.best.nodes, summed, "{what}");
+    assert_eq!(r.result.nodes, summed, "{what}");
     assert!(r.panicked.is_empty(), "{what}: {:?}", r.panicked);
     // The chosen iteration is one a worker completed.
     let chosen = r.per_worker[r.worker].as_ref().expect("chosen worker");
     assert_eq!(
         (chosen.best, chosen.depth, chosen.score),
-        (p, r.best.depth, r.best.score)
+        (p, r.result.depth, r.result.score)
     );
 }
 
@@ -153,13 +155,9 @@ fn smp_searches_under_churn_and_random_stops() {
         .iter()
         .map(|(b, rule)| {
             let no_stop = AtomicBool::new(false);
-            let caps = Caps {
-                max_depth: FORCED_DEPTH,
-                ..Caps::default()
-            };
             let tt = TranspositionTable::new(1 << 20);
-            let no_clock = timeman::plan(&Limits::depth(FORCED_DEPTH));
-            search(&mut smps[0], &tt, b, *rule, caps, no_clock, &no_stop)
+            let no_clock = Plan::depth(FORCED_DEPTH);
+            search(&mut smps[0], &tt, b, *rule, no_clock, &no_stop)
         })
         .collect();
     let (mut searches, mut stops, mut rounds) = (0u64, 0u64, 0u64);
@@ -170,25 +168,13 @@ fn smp_searches_under_churn_and_random_stops() {
             // Forced positions: every worker count finds what one worker finds.
             for ((b, rule), want) in forced.iter().zip(&reference) {
                 let no_stop = AtomicBool::new(false);
-                let caps = Caps {
-                    max_depth: FORCED_DEPTH,
-                    ..Caps::default()
-                };
-                let r = search(
-                    smp,
-                    &tt,
-                    b,
-                    *rule,
-                    caps,
-                    timeman::plan(&Limits::depth(FORCED_DEPTH)),
-                    &no_stop,
-                );
+                let r = search(smp, &tt, b, *rule, Plan::depth(FORCED_DEPTH), &no_stop);
                 let what = format!("n={n} forced\n{b}");
                 check_sane(b, *rule, &r, &what);
-                if want.best.score >= WIN_MIN {
-                    assert_eq!(r.best.score, want.best.score, "{what}");
+                if want.result.score >= WIN_MIN {
+                    assert_eq!(r.result.score, want.result.score, "{what}");
                 } else {
-                    assert_eq!(r.best.best, want.best.best, "{what}");
+                    assert_eq!(r.result.best, want.result.best, "{what}");
                 }
                 searches += 1;
             }
@@ -200,15 +186,14 @@ fn smp_searches_under_churn_and_random_stops() {
                 }
                 let rule = rules[rng.below(4) as usize];
                 // Always bounded: a node cap, and often a clock too.
-                let caps = Caps {
-                    max_depth: 2 + rng.below(10) as u32,
-                    max_nodes: 2_000 + rng.below(60_000),
-                };
+                let (max_depth, max_nodes) = (2 + rng.below(10) as u32, 2_000 + rng.below(60_000));
                 let limits = match rng.below(3) {
                     0 => Limits::per_move(rng.below(60)),
-                    _ => Limits::depth(caps.max_depth),
+                    _ => Limits::depth(max_depth),
                 };
-                let plan = timeman::plan(&limits);
+                let plan = timeman::plan(&limits)
+                    .with_depth(max_depth)
+                    .with_nodes(max_nodes);
                 let stop = AtomicBool::new(false);
                 let delay = Duration::from_micros(rng.below(20_000));
                 let raise = rng.below(2) == 0;
@@ -221,12 +206,12 @@ fn smp_searches_under_churn_and_random_stops() {
                             stop.store(true, Ordering::SeqCst);
                         });
                     }
-                    search(smp, &tt, &b, rule, caps, plan, &stop)
+                    search(smp, &tt, &b, rule, plan, &stop)
                 });
-                let what = format!("n={n} {rule} {caps:?} {limits:?} stop {raise}/{delay:?}");
+                let what = format!("n={n} {rule} {plan:?} {limits:?} stop {raise}/{delay:?}");
                 check_sane(&b, rule, &r, &what);
-                assert!(r.best.depth <= caps.max_depth, "{what}");
-                assert!(r.best.nodes <= caps.max_nodes, "{what}: {}", r.best.nodes);
+                assert!(r.result.depth <= max_depth, "{what}");
+                assert!(r.result.nodes <= max_nodes, "{what}: {}", r.result.nodes);
                 // Generous: the point is that a stopped search returns, not how fast.
                 if raise {
                     assert!(t.elapsed() < delay + Duration::from_secs(5), "{what}");

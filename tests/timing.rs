@@ -14,13 +14,13 @@
 //! still fails it. (Managers are far more lenient: the Gomocup judge allows about 1 s.)
 
 use bango::board::{Board, Pos};
-use bango::eval::Position;
-use bango::limits::{Limits, TimeControl};
 use bango::movegen;
 use bango::notation;
+use bango::position::Position;
 use bango::rules::{self, Rule};
 use bango::search::Params;
 use bango::timeman;
+use bango::timeman::{Limits, TimeControl};
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver};

@@ -6,7 +6,7 @@
 //! at a new game, together with the workers' history, so a game replayed from its start is
 //! searched identically by one worker.
 //!
-//! Nothing slow lands on a move's clock: the table is a [`SharedTable`] (a new size is
+//! Nothing slow lands on a move's clock: the table is a [`TableHandle`] (a new size is
 //! allocated in the background while the old table keeps serving, a replaced one is dropped by
 //! a helper, a new game is a constant-time clear), and the worker pool is built when the thread
 //! count changes, at the new game or at the first move that sees the new count. One caveat of
@@ -20,14 +20,13 @@ use crate::board::{Board, Pos};
 use crate::book::play::Opening;
 use crate::book::swap2::{self, Swap2Reply};
 use crate::config::Config;
-use crate::search::Caps;
 use crate::smp::{Job, LazySmp};
 use crate::timeman::{self, Plan};
-use crate::tt::{self, SharedTable};
+use crate::tt::{self, TableHandle};
 
 /// The alpha-beta algorithm.
 pub struct AlphaBeta {
-    table: SharedTable,
+    table: TableHandle,
     smp: LazySmp,
     opening: Opening,
     proofs: RootProofs,
@@ -48,7 +47,7 @@ impl AlphaBeta {
             smp.aggregation = crate::smp::Aggregation::Vote;
         }
         AlphaBeta {
-            table: SharedTable::new(bytes),
+            table: TableHandle::new(bytes),
             smp,
             opening: Opening::new(config.brain.book, config.exe.clone()),
             proofs: RootProofs::new(config.brain.proofs),
@@ -142,15 +141,11 @@ impl Algorithm for AlphaBeta {
         let job = Job {
             board: req.board,
             rule: req.rule,
-            caps: Caps {
-                max_depth: req.limits.max_depth.unwrap_or(Caps::default().max_depth),
-                max_nodes: req.limits.max_nodes.unwrap_or(u64::MAX),
-            },
             plan,
             stop: req.stop,
             output: &output,
         };
-        self.smp.search(&tt, &job).best.best
+        self.smp.search(&tt, &job).result.best
     }
 
     fn swap2(&mut self, req: &Request<'_>) -> Option<Swap2Reply> {
@@ -177,17 +172,16 @@ impl AlphaBeta {
         let tt = self.table.table();
         let (smp, rule, stop) = (&mut self.smp, req.rule, req.stop);
         let silent = |_: &str| {};
-        let mut search = |b: &Board, plan: Plan, caps: Caps| {
+        let mut search = |b: &Board, plan: Plan| {
             tt.new_search();
             let job = Job {
                 board: b,
                 rule,
-                caps,
                 plan,
                 stop,
                 output: &silent,
             };
-            smp.search(&tt, &job).best
+            smp.search(&tt, &job).result
         };
         if swap1 {
             if req.board.stone_count() != 3 {

@@ -8,8 +8,8 @@
 
 use crate::board::{Board, Pos};
 use crate::config::Config;
-use crate::limits::Limits;
 use crate::rules::Rule;
+use crate::timeman::Limits;
 use std::sync::atomic::AtomicBool;
 
 pub mod alphabeta;

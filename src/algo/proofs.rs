@@ -23,8 +23,8 @@
 
 use crate::board::{Board, Pos};
 use crate::rules::Rule;
+use crate::solver::{vcf_breakers, Budget, Proof, Tree, VcfSolver, VctProof, VctSolver};
 use crate::timeman::Plan;
-use crate::vcf::{vcf_breakers, Budget, Proof, Tree, VcfSolver, VctProof, VctSolver};
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
@@ -215,7 +215,7 @@ mod tests {
         RootProofs::new(mode).probe(b, Rule::Freestyle, plan, Instant::now(), &stop)
     }
 
-    use crate::vcf::fours::FOUR_THREE_PICTURE as FOUR_THREE;
+    use crate::solver::vcf::FOUR_THREE_PICTURE as FOUR_THREE;
 
     #[test]
     fn modes_parse() {
@@ -235,7 +235,7 @@ mod tests {
             panic!("expected a VCF, got {v:?}")
         };
         // Checked by the rules alone, not by the solver that found it.
-        crate::vcf::verify_vcf(&b, Rule::Freestyle, &line).unwrap();
+        crate::solver::verify_vcf(&b, Rule::Freestyle, &line).unwrap();
     }
 
     #[test]
@@ -252,7 +252,7 @@ mod tests {
         for &q in &only {
             let mut after = b.clone();
             after.put(q, Color::White).unwrap();
-            let p = crate::vcf::find_vcf(
+            let p = crate::solver::find_vcf(
                 &mut after,
                 Rule::Freestyle,
                 Color::Black,
@@ -264,7 +264,7 @@ mod tests {
         let mut far = b.clone();
         far.put(Pos::new(0, 0), Color::White).unwrap();
         assert!(matches!(
-            crate::vcf::find_vcf(
+            crate::solver::find_vcf(
                 &mut far,
                 Rule::Freestyle,
                 Color::Black,

@@ -21,7 +21,7 @@ use super::symmetry::{canonical, stones_of, Key, Symmetry};
 use super::{BookFile, CoordinateSystem, OpeningLine, RuleNames};
 use crate::board::{Board, Color, Pos};
 use crate::rules::{is_forbidden, is_win_at, Rule};
-use crate::search::{Caps, Params, RootHints, SearchResult, Shared, Worker, WIN_MIN};
+use crate::search::{Context, Params, RootHints, SearchResult, Worker, WIN_MIN};
 use crate::timeman::Plan;
 use crate::tt::TranspositionTable;
 use std::collections::{BTreeMap, HashSet};
@@ -102,24 +102,18 @@ impl Builder {
             only: Vec::new(),
         };
         let now = Instant::now();
-        let shared = Shared {
+        // The depth decides; the time is only a safety cap (no soft deadline).
+        let ctx = Context {
             tt: &self.tt,
             stop: &self.stop,
             plan: Plan {
-                instant: false,
                 budget: Some(Duration::from_millis(self.p.time_ms)),
-                soft: None,
                 hard: Some(now + Duration::from_millis(self.p.time_ms)),
+                ..Plan::depth(self.p.depth)
             },
         };
         self.tt.new_search();
-        let caps = Caps {
-            max_depth: self.p.depth,
-            max_nodes: u64::MAX,
-        };
-        let r = self
-            .worker
-            .search(&shared, board, self.p.rule, caps, &|_: &str| {});
+        let r = self.worker.search(&ctx, board, self.p.rule, &|_: &str| {});
         self.stats.searches += 1;
         if r.depth < self.p.depth && r.score.abs() < WIN_MIN {
             self.stats.capped += 1;

@@ -19,9 +19,9 @@
 use super::{load_for, search_locations, Book};
 use crate::board::{Board, Color, Pos};
 use crate::config::BookMode;
-use crate::eval::Position;
 use crate::movegen::{self, usable_threat, QUIET_RANK};
 use crate::pattern::Threat;
+use crate::position::Position;
 use crate::rules::Rule;
 use crate::search::RootHints;
 use std::path::{Path, PathBuf};

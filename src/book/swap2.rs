@@ -21,11 +21,11 @@
 use super::classic::classic_openings;
 use super::symmetry::{canonical, Key};
 use crate::board::{Board, Color, Pos};
-use crate::eval::Position;
-use crate::limits::Limits;
 use crate::movegen;
+use crate::position::Position;
 use crate::rules::{is_win_at, Rule};
-use crate::search::{Caps, SearchResult};
+use crate::search::SearchResult;
+use crate::timeman::Limits;
 use crate::timeman::{self, Plan};
 use std::collections::BTreeSet;
 use std::time::{Duration, Instant};
@@ -47,49 +47,48 @@ pub enum Swap2Reply {
     Moves(Vec<Pos>),
 }
 
-/// Runs one search of a position (its side to move) under a plan and caps; the engine provides
-/// it (its table and worker).
-pub type Searcher<'a> = dyn FnMut(&Board, Plan, Caps) -> SearchResult + 'a;
+/// Runs one search of a position (its side to move) under a plan; the engine provides it (its
+/// table and worker).
+pub type Searcher<'a> = dyn FnMut(&Board, Plan) -> SearchResult + 'a;
 
 /// Splits a move's limits into `n` search slots.
 struct Slots {
     per: Option<Duration>,
-    caps: Caps,
+    max_depth: u32,
+    max_nodes: Option<u64>,
 }
 
 impl Slots {
     fn new(limits: &Limits, n: usize) -> Slots {
         let depth_cap = limits.max_depth.unwrap_or(u32::MAX);
-        let caps = |d: u32| Caps {
-            max_depth: d.min(depth_cap).max(1),
-            max_nodes: limits.max_nodes.map_or(u64::MAX, |m| (m / n as u64).max(1)),
+        let slots = |per: Option<Duration>, depth: u32| Slots {
+            per,
+            max_depth: depth.min(depth_cap).max(1),
+            max_nodes: limits.max_nodes.map(|m| (m / n as u64).max(1)),
         };
         match timeman::budget_ms(limits) {
-            None => Slots {
-                per: None,
-                caps: caps(UNTIMED_DEPTH),
-            },
-            Some(0) => Slots {
-                per: None,
-                caps: caps(1),
-            },
-            Some(ms) => Slots {
-                // What is left when the decision starts, shared evenly.
-                per: Some(
-                    Duration::from_millis(ms).saturating_sub(limits.started.elapsed()) / n as u32,
-                ),
-                caps: caps(u32::MAX),
-            },
+            None => slots(None, UNTIMED_DEPTH),
+            Some(0) => slots(None, 1),
+            // What is left when the decision starts, shared evenly.
+            Some(ms) => slots(
+                Some(Duration::from_millis(ms).saturating_sub(limits.started.elapsed()) / n as u32),
+                u32::MAX,
+            ),
         }
     }
 
     fn run(&self, search: &mut Searcher<'_>, board: &Board) -> SearchResult {
         let now = Instant::now();
-        let plan = match self.per {
+        let clock = match self.per {
             None => Plan::UNLIMITED,
             Some(d) => Plan::within(now, d),
         };
-        search(board, plan, self.caps)
+        let plan = Plan {
+            max_depth: Some(self.max_depth),
+            max_nodes: self.max_nodes,
+            ..clock
+        };
+        search(board, plan)
     }
 }
 
@@ -229,16 +228,15 @@ mod tests {
     use super::*;
 
     /// A searcher that scores a position by a table of stone counts and answers the first empty
-    /// point near the centre; it records every call's caps and plan.
+    /// point near the centre; it records every call's plan.
     struct Fake {
-        calls: Vec<(usize, Caps, Plan, Option<Pos>)>,
+        calls: Vec<(usize, Plan, Option<Pos>)>,
         score: Box<dyn Fn(&Board) -> i32>,
     }
 
     impl Fake {
-        fn run(&mut self, b: &Board, plan: Plan, caps: Caps) -> SearchResult {
-            self.calls
-                .push((b.stone_count(), caps, plan, b.last_move()));
+        fn run(&mut self, b: &Board, plan: Plan) -> SearchResult {
+            self.calls.push((b.stone_count(), plan, b.last_move()));
             let c = b.size() / 2;
             let best = (0..b.size() * b.size())
                 .map(|i| Pos::new(c - 3 + i % 7, c - 3 + i / 7))
@@ -247,7 +245,7 @@ mod tests {
             SearchResult {
                 best,
                 score: (self.score)(b),
-                depth: caps.max_depth.min(3),
+                depth: plan.max_depth.unwrap_or(u32::MAX).min(3),
                 nodes: 1,
                 pv: vec![best],
             }
@@ -274,13 +272,13 @@ mod tests {
         };
         let all = proposals(15);
         assert!(all.len() > 26);
-        let got = propose(15, &Limits::depth(4), &mut |b, p, c| f.run(b, p, c));
+        let got = propose(15, &Limits::depth(4), &mut |b, p| f.run(b, p));
         assert_eq!(got[2].chebyshev(Pos::new(7, 7)), 3);
         assert_eq!(f.calls.len(), all.len());
         assert!(f
             .calls
             .iter()
-            .all(|(n, c, p, _)| *n == 3 && c.max_depth == 4 && p.hard.is_none()));
+            .all(|(n, p, _)| *n == 3 && p.max_depth == Some(4) && p.hard.is_none()));
     }
 
     #[test]
@@ -297,12 +295,12 @@ mod tests {
                 &three(),
                 Rule::Freestyle,
                 &Limits::per_move(700),
-                &mut |b, p, c| f.run(b, p, c),
+                &mut |b, p| f.run(b, p),
             );
             assert_eq!(r, want);
             assert_eq!(f.calls.len(), 1);
             // The budget is shared among the searches the decision may need.
-            let (_, _, plan, _) = f.calls[0];
+            let (_, plan, _) = f.calls[0];
             let per = plan.budget.unwrap();
             assert!(per <= Duration::from_millis(700) / (1 + FIFTH_CANDIDATES) as u32);
         }
@@ -318,19 +316,16 @@ mod tests {
                 _ => 200 - 10 * b.history()[4].0.x() as i32,
             }),
         };
-        let r = after_three(
-            &three(),
-            Rule::Freestyle,
-            &Limits::depth(3),
-            &mut |b, p, c| f.run(b, p, c),
-        );
+        let r = after_three(&three(), Rule::Freestyle, &Limits::depth(3), &mut |b, p| {
+            f.run(b, p)
+        });
         let Swap2Reply::Moves(m) = r else {
             panic!("{r:?}")
         };
         assert_eq!(m.len(), 2);
         assert_eq!(m[0], Pos::new(4, 4));
         assert_eq!(f.calls.len(), 1 + FIFTH_CANDIDATES);
-        let tried: Vec<Pos> = f.calls[1..].iter().map(|c| c.3.unwrap()).collect();
+        let tried: Vec<Pos> = f.calls[1..].iter().map(|c| c.2.unwrap()).collect();
         let max_x = tried.iter().map(|p| p.x()).max().unwrap();
         assert_eq!(Some(&m[1]), tried.iter().find(|p| p.x() == max_x));
         assert!(!three()
@@ -349,8 +344,8 @@ mod tests {
                 calls: Vec::new(),
                 score: Box::new(move |_| score),
             };
-            let r = decide(&b, Rule::Freestyle, &Limits::depth(2), &mut |b, p, c| {
-                f.run(b, p, c)
+            let r = decide(&b, Rule::Freestyle, &Limits::depth(2), &mut |b, p| {
+                f.run(b, p)
             })
             .unwrap();
             assert_eq!(r == Swap2Reply::Swap, swap, "{score}: {r:?}");
@@ -362,8 +357,8 @@ mod tests {
         let mut four = three();
         four.play(Pos::new(1, 1)).unwrap();
         assert_eq!(
-            decide(&four, Rule::Freestyle, &Limits::depth(2), &mut |b, p, c| f
-                .run(b, p, c)),
+            decide(&four, Rule::Freestyle, &Limits::depth(2), &mut |b, p| f
+                .run(b, p)),
             None
         );
     }

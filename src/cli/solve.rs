@@ -3,12 +3,12 @@
 //!
 //! Prints one line per puzzle — `win x,y <plies> <ms>`, `none <ms>` (proved: no such win) or
 //! `unknown <ms>` (out of time) — then `solved N/M` and the timing summary. Each win printed
-//! has been verified (`bango::vcf::verify`) and its time includes the verification. With `--check`
+//! has been verified (`bango::solver::verify`) and its time includes the verification. With `--check`
 //! the first move of each win is compared with the listed answers (when the line has any) and
 //! mismatches are reported; the exit code is then 1 if any puzzle mismatched or was unsolved.
 
 use bango::notation::Puzzle;
-use bango::vcf::{Budget, Proof, VcfSolver, VctOptions, VctProof, VctSolver};
+use bango::solver::{Budget, Proof, VcfSolver, VctOptions, VctProof, VctSolver};
 use std::time::{Duration, Instant};
 
 /// Options of `solve`.

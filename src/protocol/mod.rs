@@ -55,9 +55,9 @@ pub enum SessionEnd {
 /// bound keeps a flooding peer from growing memory (the reader then waits for the thinker).
 const QUEUE: usize = 256;
 
-/// State shared by the reader and the thinker.
+/// The stop bookkeeping the reader and the thinker share (see the module docs).
 #[derive(Default)]
-struct Shared {
+struct StopControl {
     /// The flag the algorithm polls.
     stop: AtomicBool,
     /// Move-asking commands forwarded so far (their sequence numbers are 1, 2, ...).
@@ -68,7 +68,7 @@ struct Shared {
     stop_upto: AtomicU64,
 }
 
-impl Shared {
+impl StopControl {
     /// Raises the stop flag if a move is pending or being thought about.
     fn request_stop(&self) {
         let r = self.requested.load(Ordering::SeqCst);
@@ -106,7 +106,7 @@ where
     R: Read + Send + 'static,
     W: Write + Send,
 {
-    let shared = Arc::new(Shared::default());
+    let shared = Arc::new(StopControl::default());
     let (tx, rx) = bounded::<Incoming>(QUEUE);
     let reader_shared = Arc::clone(&shared);
     let spawned = std::thread::Builder::new()
@@ -141,7 +141,7 @@ where
     SessionEnd::Eof
 }
 
-fn read_loop<R: Read>(input: R, tx: Sender<Incoming>, shared: &Shared) {
+fn read_loop<R: Read>(input: R, tx: Sender<Incoming>, shared: &StopControl) {
     let mut reader = lines::LineReader::new(input);
     let mut parser = Parser::new();
     let mut body_started = Instant::now();
@@ -196,7 +196,7 @@ mod tests {
 
     #[test]
     fn stop_before_the_thinker_starts_still_stops_that_move() {
-        let s = Shared::default();
+        let s = StopControl::default();
         s.requested.store(1, Ordering::SeqCst);
         s.request_stop(); // the reader saw YXSTOP before the thinker picked up move 1
         s.stop.store(false, Ordering::SeqCst); // whatever the flag said before
@@ -207,7 +207,7 @@ mod tests {
 
     #[test]
     fn stop_while_idle_does_not_leak_into_the_next_move() {
-        let s = Shared::default();
+        let s = StopControl::default();
         s.requested.store(1, Ordering::SeqCst);
         s.answered.store(1, Ordering::SeqCst);
         s.request_stop();

@@ -25,8 +25,8 @@ use crate::algo::{Algorithm, Request};
 use crate::board::{Board, Color, Pos, MAX_SIZE, MIN_SIZE};
 use crate::book::swap2::Swap2Reply;
 use crate::config::Config;
-use crate::limits::{Limits, TimeControl};
 use crate::rules::{self, Rule};
+use crate::timeman::{Limits, TimeControl};
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 

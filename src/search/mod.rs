@@ -1,6 +1,6 @@
 //! The alpha-beta search: negamax with principal variation search, iterative deepening,
 //! aspiration windows, a quiescence search on fours, late move reductions, move-count pruning,
-//! killers and history, over the incrementally evaluated [`crate::eval::Position`].
+//! killers and history, over the incrementally evaluated [`crate::position::Position`].
 //!
 //! # Files
 //! - [`score`]: the win scale and the table's re-basing of win scores.
@@ -14,11 +14,11 @@
 //! - `qsearch`: the quiescence search.
 //!
 //! # Shape (built for lazy SMP)
-//! Shared, read-mostly state lives in [`Shared`]: the transposition table, the `stop` flag and
-//! the time [`Plan`](crate::timeman::Plan). Everything a thread mutates lives in its [`Worker`]
+//! Shared, read-mostly state lives in the [`Context`]: the transposition table, the `stop` flag
+//! and the [`Plan`](crate::timeman::Plan) (deadlines, depth and node caps). Everything a thread mutates lives in its [`Worker`]
 //! (history, which survives between moves of a game) and in the per-search state (its own
 //! position copy, killers, principal variations, node count). N workers can therefore search
-//! one position at once, each with its own `Worker`, borrowing the same `Shared`; worker `i`
+//! one position at once, each with its own `Worker`, borrowing the same `Context`; worker `i`
 //! rotates its root move order by `i`, and workers given the shared busy-move marks
 //! ([`Worker::set_busy`], see [`crate::busy`]) put off a move another worker is searching (at the
 //! root and at inner nodes of remaining depth at least [`Params::defer_min_depth`]), so the
@@ -47,33 +47,17 @@ pub use worker::Worker;
 
 /// The deepest ply the search reaches (iterations, extensions and quiescence included).
 pub const MAX_PLY: usize = 128;
+/// The deepest iteration (the plan's depth cap, when it has one, applies below this).
+pub const MAX_DEPTH: u32 = (MAX_PLY / 2) as u32;
 
-/// State shared by every worker of one search.
-pub struct Shared<'a> {
+/// What every worker of one search shares: the table, the stop flag and the plan.
+pub struct Context<'a> {
     /// The transposition table.
     pub tt: &'a TranspositionTable,
     /// Raised when the move must be answered now.
     pub stop: &'a AtomicBool,
-    /// The time plan.
+    /// The deadlines and the depth and node caps (each worker's, for the node cap).
     pub plan: Plan,
-}
-
-/// Depth and node caps of one search.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Caps {
-    /// Last iteration to run.
-    pub max_depth: u32,
-    /// Abandon the search at this many nodes.
-    pub max_nodes: u64,
-}
-
-impl Default for Caps {
-    fn default() -> Caps {
-        Caps {
-            max_depth: (MAX_PLY / 2) as u32,
-            max_nodes: u64::MAX,
-        }
-    }
 }
 
 /// What a search found.

@@ -243,7 +243,7 @@ impl Run<'_, '_> {
         } else {
             Bound::Upper
         };
-        self.shared
+        self.ctx
             .tt
             .store(key, depth as i16, bound, to_tt(best, ply), best_move);
     }

@@ -86,7 +86,7 @@ impl Run<'_, '_> {
         if !self.params.tt {
             return (None, None);
         }
-        let Some(e) = self.shared.tt.probe(key) else {
+        let Some(e) = self.ctx.tt.probe(key) else {
             return (None, None);
         };
         if pv_node || (e.depth as i32) < depth {

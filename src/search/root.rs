@@ -26,7 +26,7 @@ impl Run<'_, '_> {
         let mut moves = Vec::new();
         movegen::generate(&mut self.pos, self.params.threat_prune, &mut moves);
         let tt_move = if self.params.tt {
-            self.shared.tt.probe(self.pos.key()).and_then(|e| e.best)
+            self.ctx.tt.probe(self.pos.key()).and_then(|e| e.best)
         } else {
             None
         };

@@ -7,12 +7,12 @@
 
 use super::root::RootMove;
 use super::score::{format_score, is_proven, win_in};
-use super::{Caps, Params, Progress, RootHints, SearchResult, Shared, Silent, MAX_PLY};
+use super::{Context, Params, Progress, RootHints, SearchResult, Silent, MAX_DEPTH, MAX_PLY};
 use crate::board::{Board, Pos, CELLS};
 use crate::busy::BusyMoves;
-use crate::eval::Position;
 use crate::movegen::{self, Move};
 use crate::pattern::Threat;
+use crate::position::Position;
 use crate::rules::Rule;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
@@ -60,46 +60,46 @@ impl Worker {
         }
     }
 
-    /// Searches `board` (side to move = the mover) under `rule` and returns the best move.
-    /// `output` receives one line per completed iteration. The board must have an empty point.
+    /// Searches `board` (side to move = the mover) under `rule` within `ctx.plan` and returns
+    /// the best move. `output` receives one line per completed iteration. The board must have
+    /// an empty point.
     pub fn search(
         &mut self,
-        shared: &Shared<'_>,
+        ctx: &Context<'_>,
         board: &Board,
         rule: Rule,
-        caps: Caps,
         output: &dyn Fn(&str),
     ) -> SearchResult {
-        self.search_with(shared, board, rule, caps, output, &Silent)
+        self.search_with(ctx, board, rule, output, &Silent)
     }
 
     /// [`Worker::search`], also telling `progress` about every completed iteration and the
     /// node count as it grows. The hook never changes what is searched.
     pub fn search_with(
         &mut self,
-        shared: &Shared<'_>,
+        ctx: &Context<'_>,
         board: &Board,
         rule: Rule,
-        caps: Caps,
         output: &dyn Fn(&str),
         progress: &dyn Progress,
     ) -> SearchResult {
         let started = Instant::now();
         let mut run = Run {
             pos: Position::new(board, rule),
-            shared,
+            ctx,
             progress,
             params: self.params,
             history: &mut self.history,
             nodes: 0,
-            max_nodes: caps.max_nodes,
+            max_nodes: ctx.plan.max_nodes.unwrap_or(u64::MAX),
             aborted: false,
             stack: (0..MAX_PLY + 2).map(|_| Frame::new()).collect(),
             root: Vec::new(),
             hints: std::mem::take(&mut self.root_hints),
             busy: self.busy.as_deref(),
         };
-        run.iterate(self.index, caps.max_depth, started, output)
+        let max_depth = ctx.plan.max_depth.map_or(MAX_DEPTH, |d| d.min(MAX_DEPTH));
+        run.iterate(self.index, max_depth, started, output)
     }
 }
 
@@ -134,7 +134,7 @@ impl Frame {
 pub(super) struct Run<'a, 's> {
     /// The searched position, moves made and unmade as the search goes.
     pub pos: Position,
-    pub shared: &'a Shared<'s>,
+    pub ctx: &'a Context<'s>,
     pub progress: &'a dyn Progress,
     pub params: Params,
     pub history: &'a mut [[i32; CELLS]],
@@ -162,8 +162,8 @@ impl Run<'_, '_> {
             self.aborted = true;
         } else if self.nodes & (POLL_NODES - 1) == 0 {
             self.progress.nodes(self.nodes);
-            let late = self.shared.plan.hard.is_some_and(|h| Instant::now() >= h);
-            if late || self.shared.stop.load(Ordering::Relaxed) {
+            let late = self.ctx.plan.hard.is_some_and(|h| Instant::now() >= h);
+            if late || self.ctx.stop.load(Ordering::Relaxed) {
                 self.aborted = true;
             }
         }
@@ -227,7 +227,7 @@ impl Run<'_, '_> {
             result.score = win_in(1);
             return result;
         }
-        if self.shared.plan.instant {
+        if self.ctx.plan.instant {
             return result;
         }
         self.init_root(worker);
@@ -239,8 +239,7 @@ impl Run<'_, '_> {
         // between odd and even depths: the aspiration window is centred on the last score of
         // the same parity when there is one.
         let mut by_parity = [None; 2];
-        let last = max_depth.min((MAX_PLY / 2) as u32) as i32;
-        for depth in 1..=last {
+        for depth in 1..=max_depth as i32 {
             self.age_history();
             let centre = by_parity[(depth % 2) as usize].unwrap_or(prev);
             let score = self.aspiration(depth, centre);
@@ -262,7 +261,7 @@ impl Run<'_, '_> {
             if is_proven(score) {
                 break;
             }
-            if self.shared.plan.soft.is_some_and(|s| Instant::now() >= s) {
+            if self.ctx.plan.soft.is_some_and(|s| Instant::now() >= s) {
                 break;
             }
         }

@@ -42,17 +42,17 @@
 //! are kept and still answer probes, but are the first to be replaced. A new game is a cheap
 //! [`TranspositionTable::clear`]: it changes the game salt XORed into every stored key, so every
 //! entry of an earlier game stops matching any probe (reads as empty) without touching memory.
-//! Allocating, filling or dropping a large table is expensive; [`SharedTable`] keeps that off
+//! Allocating, filling or dropping a large table is expensive; [`TableHandle`] keeps that off
 //! the move clock (see its docs for the lifetime rules).
 
+mod handle;
 #[cfg(any(test, loom, feature = "experiments"))]
 mod packed;
-mod shared;
 mod slot;
 
+pub use handle::{table_bytes, TableHandle, DEFAULT_BYTES, SMALL_BYTES};
 #[cfg(any(test, loom, feature = "experiments"))]
 pub use packed::PackedSlot;
-pub use shared::{table_bytes, SharedTable, DEFAULT_BYTES, SMALL_BYTES};
 #[cfg(loom)]
 pub use slot::LoomSlot;
 pub use slot::{ArcSlot, Slot};

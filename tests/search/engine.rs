@@ -4,12 +4,12 @@ use bango::algo::alphabeta::AlphaBeta;
 use bango::algo::{Algorithm, Request};
 use bango::board::{Board, Color, Pos};
 use bango::config::Config;
-use bango::eval::Position;
-use bango::limits::Limits;
 use bango::notation;
 use bango::pattern::Threat;
+use bango::position::Position;
 use bango::rules::Rule;
-use bango::search::{Caps, Params, SearchResult, Shared, Worker, WIN};
+use bango::search::{Context, Params, SearchResult, Worker, WIN};
+use bango::timeman::Limits;
 use bango::timeman::{self, Plan};
 use bango::tt::TranspositionTable;
 use std::sync::atomic::AtomicBool;
@@ -55,16 +55,12 @@ fn timed_think(b: &Board, rule: Rule, mut limits: Limits) -> (Pos, Vec<String>, 
 fn search(b: &Board, rule: Rule, depth: u32, params: Params) -> SearchResult {
     let tt = TranspositionTable::new(8 << 20);
     let stop = AtomicBool::new(false);
-    let shared = Shared {
+    let ctx = Context {
         tt: &tt,
         stop: &stop,
-        plan: timeman::plan(&Limits::depth(depth)),
+        plan: Plan::depth(depth),
     };
-    let caps = Caps {
-        max_depth: depth,
-        ..Caps::default()
-    };
-    Worker::new(0, params).search(&shared, b, rule, caps, &|_| {})
+    Worker::new(0, params).search(&ctx, b, rule, &|_| {})
 }
 
 /// Every limit a tactical test is run under: fixed depths and tiny clocks.
@@ -354,21 +350,12 @@ fn honours_node_and_depth_caps() {
     let b = &midgame(1)[0];
     let tt = TranspositionTable::new(1 << 20);
     let stop = AtomicBool::new(false);
-    let shared = Shared {
+    let ctx = Context {
         tt: &tt,
         stop: &stop,
-        plan: Plan::UNLIMITED,
+        plan: Plan::nodes(5000),
     };
-    let r = Worker::new(0, Params::default()).search(
-        &shared,
-        b,
-        Rule::Freestyle,
-        Caps {
-            max_depth: 64,
-            max_nodes: 5000,
-        },
-        &|_| {},
-    );
+    let r = Worker::new(0, Params::default()).search(&ctx, b, Rule::Freestyle, &|_| {});
     assert_eq!(r.nodes, 5000);
     assert!(b.is_empty_at(r.best));
     let r = search(b, Rule::Freestyle, 3, Params::default());
@@ -380,19 +367,13 @@ fn raised_stop_flag_answers_at_once() {
     let b = &midgame(1)[0];
     let tt = TranspositionTable::new(1 << 20);
     let stop = AtomicBool::new(true);
-    let shared = Shared {
+    let ctx = Context {
         tt: &tt,
         stop: &stop,
         plan: timeman::plan(&Limits::depth(30)),
     };
     let t = Instant::now();
-    let r = Worker::new(0, Params::default()).search(
-        &shared,
-        b,
-        Rule::Freestyle,
-        Caps::default(),
-        &|_| {},
-    );
+    let r = Worker::new(0, Params::default()).search(&ctx, b, Rule::Freestyle, &|_| {});
     assert!(b.is_empty_at(r.best));
     assert!(r.nodes < 3000, "searched {} nodes after stop", r.nodes);
     assert!(t.elapsed() < Duration::from_secs(2));

@@ -5,7 +5,7 @@
 //! `cargo test --release --test search puzzles:: -- --ignored --nocapture`.
 
 use bango::notation::Puzzle;
-use bango::search::{Caps, Params, SearchResult, Shared, Worker, WIN_MIN};
+use bango::search::{Context, Params, SearchResult, Worker, WIN_MIN};
 use bango::timeman::Plan;
 use bango::tt::TranspositionTable;
 use std::sync::atomic::AtomicBool;
@@ -20,28 +20,24 @@ fn load(file: &str, rule: &str, every: usize, n: usize) -> Vec<Puzzle> {
         .collect()
 }
 
-/// Searches one puzzle with a fresh 4 MiB table and a fresh worker, under `caps`, no clock.
-fn search(p: &Puzzle, caps: Caps, params: Params) -> SearchResult {
+/// Searches one puzzle with a fresh 4 MiB table and a fresh worker, under `plan` (caps only).
+fn search(p: &Puzzle, plan: Plan, params: Params) -> SearchResult {
     let stop = AtomicBool::new(false);
     let tt = TranspositionTable::new(4 << 20);
-    let shared = Shared {
+    let ctx = Context {
         tt: &tt,
         stop: &stop,
-        plan: Plan::UNLIMITED,
+        plan,
     };
     let b = p.board().unwrap();
-    Worker::new(0, params).search(&shared, &b, p.rule, caps, &|_| {})
+    Worker::new(0, params).search(&ctx, &b, p.rule, &|_| {})
 }
 
 /// Searches each puzzle with `nodes` nodes; returns (solved, proven wins, total).
 fn solve(puzzles: &[Puzzle], nodes: u64) -> (usize, usize, usize) {
     let (mut solved, mut proven) = (0, 0);
     for p in puzzles {
-        let caps = Caps {
-            max_nodes: nodes,
-            ..Caps::default()
-        };
-        let r = search(p, caps, Params::default());
+        let r = search(p, Plan::nodes(nodes), Params::default());
         solved += p.answers.contains(&r.best) as usize;
         proven += (r.score >= WIN_MIN) as usize;
     }
@@ -89,15 +85,12 @@ fn the_last_quiescence_four_is_pruned_only_where_it_cannot_win() {
     let run = |puzzles: &[Puzzle], last_four_three: bool| {
         let (mut nodes, mut proofs) = (0, Vec::new());
         for p in puzzles {
-            let caps = Caps {
-                max_depth: 1,
-                ..Caps::default()
-            };
+            let plan = Plan::depth(1);
             let params = Params {
                 qsearch_prune_last_four: last_four_three,
                 ..Params::default()
             };
-            let r = search(p, caps, params);
+            let r = search(p, plan, params);
             nodes += r.nodes;
             if r.score >= WIN_MIN {
                 proofs.push((p.board().unwrap().stone_count(), r.best, r.score));

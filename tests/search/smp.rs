@@ -7,12 +7,12 @@ use bango::algo::{Algorithm, Request};
 use bango::board::{Board, Color, Pos};
 use bango::busy::BusyMoves;
 use bango::config::Config;
-use bango::limits::Limits;
 use bango::notation;
 use bango::rules::Rule;
-use bango::search::{Caps, Params, SearchResult, Shared, Worker, WIN, WIN_MIN};
+use bango::search::{Context, Params, SearchResult, Worker, WIN, WIN_MIN};
 use bango::smp::{Job, LazySmp, SmpResult};
-use bango::timeman::{self, Plan};
+use bango::timeman::Limits;
+use bango::timeman::Plan;
 use bango::tt::TranspositionTable;
 use std::sync::atomic::AtomicBool;
 use std::sync::Mutex;
@@ -34,15 +34,8 @@ fn midgame(n: usize) -> Vec<Board> {
         .collect()
 }
 
-fn no_clock() -> Plan {
-    timeman::plan(&Limits::depth(1))
-}
-
-fn caps(depth: u32) -> Caps {
-    Caps {
-        max_depth: depth,
-        ..Caps::default()
-    }
+fn caps(depth: u32) -> Plan {
+    Plan::depth(depth)
 }
 
 /// A lazy SMP search with `threads` workers on a fresh table of `bytes`; returns the result
@@ -51,7 +44,7 @@ fn smp_search(
     smp: &mut LazySmp,
     b: &Board,
     rule: Rule,
-    caps: Caps,
+    plan: Plan,
     bytes: usize,
 ) -> (SmpResult, Vec<String>) {
     let tt = TranspositionTable::new(bytes);
@@ -61,8 +54,7 @@ fn smp_search(
     let job = Job {
         board: b,
         rule,
-        caps,
-        plan: no_clock(),
+        plan,
         stop: &stop,
         output: &output,
     };
@@ -70,8 +62,8 @@ fn smp_search(
     (r, lines.into_inner().unwrap())
 }
 
-fn plain_search(b: &Board, rule: Rule, caps: Caps, bytes: usize) -> (SearchResult, Vec<String>) {
-    worker_search(Worker::new(0, Params::default()), b, rule, caps, bytes)
+fn plain_search(b: &Board, rule: Rule, plan: Plan, bytes: usize) -> (SearchResult, Vec<String>) {
+    worker_search(Worker::new(0, Params::default()), b, rule, plan, bytes)
 }
 
 /// `worker`'s search on a fresh table of `bytes`, no clock; returns the result and the lines.
@@ -79,19 +71,19 @@ fn worker_search(
     mut worker: Worker,
     b: &Board,
     rule: Rule,
-    caps: Caps,
+    plan: Plan,
     bytes: usize,
 ) -> (SearchResult, Vec<String>) {
     let tt = TranspositionTable::new(bytes);
     let stop = AtomicBool::new(false);
-    let shared = Shared {
+    let ctx = Context {
         tt: &tt,
         stop: &stop,
-        plan: no_clock(),
+        plan,
     };
     let lines = Mutex::new(Vec::new());
     let output = |l: &str| lines.lock().unwrap().push(l.to_string());
-    let r = worker.search(&shared, b, rule, caps, &output);
+    let r = worker.search(&ctx, b, rule, &output);
     (r, lines.into_inner().unwrap())
 }
 
@@ -134,18 +126,18 @@ fn one_worker_is_the_plain_search_and_repeats_its_node_count() {
             caps(6),
             1 << 20,
         );
-        assert_eq!(a.best, plain, "position {i}");
-        assert_eq!(c.best, a.best, "position {i}: nodes differ between runs");
+        assert_eq!(a.result, plain, "position {i}");
+        assert_eq!(
+            c.result, a.result,
+            "position {i}: nodes differ between runs"
+        );
         assert_eq!(strip(&a_lines), strip(&plain_lines), "position {i}");
         assert_eq!((a.worker, a.panicked.len()), (0, 0));
-        assert!(a.best.nodes > 1000 && a.best.depth == 6);
+        assert!(a.result.nodes > 1000 && a.result.depth == 6);
     }
     // Node caps are honoured identically too.
     let b = &midgame(1)[0];
-    let capped = Caps {
-        max_nodes: 20_000,
-        ..Caps::default()
-    };
+    let capped = Plan::nodes(20_000);
     let (plain, _) = plain_search(b, Rule::Renju, capped, 1 << 20);
     let (a, _) = smp_search(
         &mut LazySmp::new(1, Params::default()),
@@ -154,7 +146,7 @@ fn one_worker_is_the_plain_search_and_repeats_its_node_count() {
         capped,
         1 << 20,
     );
-    assert_eq!(a.best, plain);
+    assert_eq!(a.result, plain);
 }
 
 #[test]
@@ -169,22 +161,29 @@ fn every_worker_count_answers_forced_positions_like_one_worker() {
         caps(7),
         64 << 10,
     );
-    assert!(one_win.best.score >= WIN_MIN, "{:?}", one_win.best);
+    assert!(one_win.result.score >= WIN_MIN, "{:?}", one_win.result);
     for n in 1..=8 {
         let mut smp = LazySmp::new(n, Params::default());
         for depth in [1, 5] {
             let (r, _) = smp_search(&mut smp, &five, Rule::Freestyle, caps(depth), 64 << 10);
-            assert_eq!(r.best.best, Pos::new(2, 3), "n={n} depth {depth}");
-            assert_eq!(r.best.score, WIN - 1);
+            assert_eq!(r.result.best, Pos::new(2, 3), "n={n} depth {depth}");
+            assert_eq!(r.result.score, WIN - 1);
             let (r, _) = smp_search(&mut smp, &block, Rule::Freestyle, caps(depth), 64 << 10);
-            assert_eq!(r.best.best, Pos::new(7, 3), "n={n} depth {depth}");
+            assert_eq!(r.result.best, Pos::new(7, 3), "n={n} depth {depth}");
         }
         let (r, _) = smp_search(&mut smp, &win, Rule::Freestyle, caps(7), 64 << 10);
-        assert_eq!(r.best.score, one_win.best.score, "n={n}: {:?}", r.best);
-        assert!(win.is_empty_at(r.best.best));
+        assert_eq!(
+            r.result.score, one_win.result.score,
+            "n={n}: {:?}",
+            r.result
+        );
+        assert!(win.is_empty_at(r.result.best));
         assert_eq!(r.per_worker.len(), n);
         let summed: u64 = r.per_worker.iter().flatten().map(|w| w.nodes).sum();
-        assert_eq!(r.best.nodes, summed, "n={n}: nodes are summed over workers");
+        assert_eq!(
+            r.result.nodes, summed,
+            "n={n}: nodes are summed over workers"
+        );
     }
 }
 
@@ -193,9 +192,9 @@ fn several_workers_reach_the_depth_cap_and_stay_within_the_node_cap() {
     let b = &midgame(2)[1];
     let mut smp = LazySmp::new(3, Params::default());
     let (r, lines) = smp_search(&mut smp, b, Rule::Freestyle, caps(5), 1 << 20);
-    assert_eq!(r.best.depth, 5);
-    assert!(b.is_empty_at(r.best.best));
-    assert_eq!(r.per_worker[r.worker].as_ref().unwrap().best, r.best.best);
+    assert_eq!(r.result.depth, 5);
+    assert!(b.is_empty_at(r.result.best));
+    assert_eq!(r.per_worker[r.worker].as_ref().unwrap().best, r.result.best);
     // Lines only for new deepest iterations (a depth two workers finish at once may be
     // skipped), then the summary.
     let depths: Vec<u32> = lines
@@ -212,16 +211,13 @@ fn several_workers_reach_the_depth_cap_and_stay_within_the_node_cap() {
     let last = lines.last().unwrap();
     assert!(
         last.starts_with("smp workers 3 depth 5 ")
-            && last.contains(&format!(" nodes {} ", r.best.nodes)),
+            && last.contains(&format!(" nodes {} ", r.result.nodes)),
         "{last}"
     );
-    let capped = Caps {
-        max_nodes: 30_000,
-        ..Caps::default()
-    };
+    let capped = Plan::nodes(30_000);
     let (r, _) = smp_search(&mut smp, b, Rule::Freestyle, capped, 1 << 20);
-    assert!(r.best.nodes <= 30_000, "{}", r.best.nodes);
-    assert!(r.best.depth >= 2, "{:?}", r.best);
+    assert!(r.result.nodes <= 30_000, "{}", r.result.nodes);
+    assert!(r.result.depth >= 2, "{:?}", r.result);
 }
 
 #[cfg(feature = "experiments")]
@@ -236,7 +232,7 @@ fn a_panicking_worker_leaves_the_answer_to_what_completed() {
     let (r, _) = smp_search(&mut smp, b, Rule::Freestyle, caps(6), 1 << 20);
     let (plain, _) = plain_search(b, Rule::Freestyle, caps(3), 1 << 20);
     assert_eq!(r.panicked, vec![0]);
-    assert_eq!(r.best, plain);
+    assert_eq!(r.result, plain);
     // A helper failing early stops everyone; the answer is what completed, never the helper's
     // unfinished work.
     let mut smp = LazySmp::new(3, Params::default());
@@ -244,12 +240,12 @@ fn a_panicking_worker_leaves_the_answer_to_what_completed() {
     let (r, _) = smp_search(&mut smp, b, Rule::Freestyle, caps(60), 1 << 20);
     std::panic::set_hook(prev);
     assert_eq!(r.panicked, vec![1]);
-    assert!(b.is_empty_at(r.best.best));
-    assert!(r.best.depth >= 1);
+    assert!(b.is_empty_at(r.result.best));
+    assert!(r.result.depth >= 1);
     let chosen = r.per_worker[r.worker].as_ref().unwrap();
-    assert_eq!((chosen.best, chosen.depth), (r.best.best, r.best.depth));
+    assert_eq!((chosen.best, chosen.depth), (r.result.best, r.result.depth));
     assert!(
-        r.best.depth < 60,
+        r.result.depth < 60,
         "the panic must have stopped the unbounded search"
     );
 }
@@ -313,7 +309,7 @@ fn busy_moves_are_put_off_not_dropped() {
             worker_search(worker, &b, Rule::Freestyle, caps(5), 1 << 20).0
         };
         let plain = search(None);
-        let mut p = bango::eval::Position::new(&b, Rule::Freestyle);
+        let mut p = bango::position::Position::new(&b, Rule::Freestyle);
         let mut marks = Vec::new();
         for &m in plain.pv.iter().take(3) {
             for q in b.empty_cells().filter(|q| q.index() % 2 == 1) {
@@ -346,7 +342,7 @@ fn busy_root_moves_are_put_off_not_dropped() {
             worker_search(worker, &b, Rule::Freestyle, caps(5), 1 << 20).0
         };
         let plain = search(None);
-        let root = bango::eval::Position::new(&b, Rule::Freestyle).key();
+        let root = bango::position::Position::new(&b, Rule::Freestyle).key();
         let marks: Vec<_> = b
             .empty_cells()
             .filter(|q| q.index() % 2 == 1 || *q == plain.best)

@@ -8,10 +8,10 @@ use bango::algo::proofs::{ProofMode, RootProofs, Verdict};
 use bango::algo::{Algorithm, Request};
 use bango::board::{Board, Pos};
 use bango::config::Config;
-use bango::limits::{Limits, TimeControl};
 use bango::notation::{parse_puzzles, Puzzle};
+use bango::solver::{find_vcf, verify_vcf, Budget, Proof, VcfSolver};
 use bango::timeman::Plan;
-use bango::vcf::{find_vcf, verify_vcf, Budget, Proof, VcfSolver};
+use bango::timeman::{Limits, TimeControl};
 use bango_testkit::data_dir;
 use std::sync::atomic::AtomicBool;
 use std::sync::Mutex;
@@ -190,12 +190,7 @@ fn a_spent_slice_claims_nothing() {
         .expect("a hard puzzle");
     let b = p.board().unwrap();
     let started = Instant::now() - Duration::from_secs(5);
-    let spent = Plan {
-        instant: false,
-        budget: Some(Duration::from_millis(100)),
-        soft: Some(started + Duration::from_millis(50)),
-        hard: Some(started + Duration::from_millis(100)),
-    };
+    let spent = Plan::within(started, Duration::from_millis(100));
     let stop = AtomicBool::new(false);
     let v = RootProofs::new(ProofMode::Vct).probe(&b, p.rule, &spent, started, &stop);
     match &v {
@@ -233,7 +228,7 @@ fn own_vct_is_played_only_in_vct_mode_and_verifies() {
         );
         match v {
             Verdict::Vct(tree) => {
-                bango::vcf::verify_tree(&b, p.rule, &tree, &capped(3_000_000)).unwrap();
+                bango::solver::verify_tree(&b, p.rule, &tree, &capped(3_000_000)).unwrap();
                 proved += 1;
                 // VCF mode never plays a VCT.
                 let v = RootProofs::new(ProofMode::Vcf).probe(

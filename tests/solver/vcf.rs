@@ -7,7 +7,7 @@
 use bango::board::{Board, Color, Direction, Pos};
 use bango::notation::{parse_puzzles, Puzzle};
 use bango::rules::{self, MoveOutcome, Rule};
-use bango::vcf::{find_vcf, verify_vcf, Budget, Proof, VcfSolver};
+use bango::solver::{find_vcf, verify_vcf, Budget, Proof, VcfSolver};
 use bango_testkit::data_dir;
 
 fn puzzles() -> Vec<Puzzle> {

@@ -5,7 +5,7 @@
 use bango::board::{Board, Color, Pos};
 use bango::notation::{parse_puzzles, Puzzle};
 use bango::rules::Rule;
-use bango::vcf::{verify_tree, Budget, Tree, VctOptions, VctProof, VctSolver};
+use bango::solver::{verify_tree, Budget, Tree, VctOptions, VctProof, VctSolver};
 use bango_testkit::data_dir;
 
 fn puzzles() -> Vec<Puzzle> {

@@ -21,8 +21,8 @@
 //! The tree returned is checked by [`verify::verify_tree`], which generates defences by brute
 //! force, before [`VctSolver::solve`] reports a win.
 
-use super::fours::{self, Res, VcfSolver};
 use super::threats::{self, Windows};
+use super::vcf::{self, Res, VcfSolver};
 use super::{verify, Budget};
 use crate::board::{Board, Color, Pos};
 use crate::rules::{self, Rule};
@@ -120,7 +120,7 @@ pub struct VctSolver {
     /// The VCF solver used for wins and threat tests.
     pub vcf: VcfSolver,
     windows: Windows,
-    table: fours::KeyMap<u8>,
+    table: vcf::KeyMap<u8>,
     rule: Option<Rule>,
     /// Attacker and defender nodes searched.
     pub nodes: u64,
@@ -140,7 +140,7 @@ impl VctSolver {
         VctSolver {
             vcf: VcfSolver::new(),
             windows: Windows::new(15),
-            table: fours::KeyMap::default(),
+            table: vcf::KeyMap::default(),
             rule: None,
             nodes: 0,
             options,
@@ -322,7 +322,7 @@ impl VctSolver {
             Res::Fail { exact } => return Err(Out::Fail { exact }),
             Res::Abort => return Err(Out::Abort),
         };
-        let mut cands = fours::line_region(b, &line);
+        let mut cands = vcf::line_region(b, &line);
         let s = threats::scan(b, &self.windows, d);
         for q in s.a_four.iter().chain(s.a_five.iter()) {
             if !cands.contains(&q) {
@@ -339,7 +339,7 @@ impl VctSolver {
                 return Err(Out::Fail { exact: true });
             }
             b.put(q, d).expect("legal move");
-            let still = if fours::replay_line(b, rule, a, &line) {
+            let still = if vcf::replay_line(b, rule, a, &line) {
                 Res::Win(Vec::new())
             } else {
                 self.vcf.search(b, rule, a, vcf_fours, budget)

@@ -2,7 +2,7 @@
 //! with independent verifiers (`pbrain-bango solve` runs them over puzzle files).
 //!
 //! - [`threats`]: rule-aware detection of five, four and three points by window scanning.
-//! - [`fours`]: the VCF solver ([`find_vcf`], [`VcfSolver`]).
+//! - [`vcf`]: the VCF solver ([`find_vcf`], [`VcfSolver`]).
 //! - [`vct`]: the VCT solver ([`find_vct`], [`VctSolver`]) and its proof [`Tree`].
 //! - [`verify`]: replays a proof by the rules alone ([`verify_vcf`], [`verify_tree`]).
 //!
@@ -19,12 +19,12 @@ use crate::board::Pos;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
-pub mod fours;
 pub mod threats;
+pub mod vcf;
 pub mod vct;
 pub mod verify;
 
-pub use fours::{find_vcf, vcf_breakers, Breakers, VcfSolver};
+pub use vcf::{find_vcf, vcf_breakers, Breakers, VcfSolver};
 pub use vct::{find_vct, Tree, VctOptions, VctProof, VctSolver};
 pub use verify::{verify_tree, verify_vcf};
 

@@ -10,7 +10,7 @@
 //!   in the tree is followed; any other legal move must lose at once or to a VCF of the
 //!   attacker that [`verify_vcf`] accepts (found by a VCF search, then checked here).
 
-use super::fours::VcfSolver;
+use super::vcf::VcfSolver;
 use super::vct::Tree;
 use super::{Budget, Proof};
 use crate::board::{Board, Color, Pos};

@@ -3,13 +3,13 @@
 //! Allocating, filling or dropping a table of millions of slots takes long enough to matter on
 //! a move's clock (and the Gomocup judge counts start-up against the first move). So:
 //! - a large table is allocated on a helper thread while a [`SMALL_BYTES`] table serves the
-//!   first moves; [`SharedTable::table`] installs the large one at the next move once ready;
+//!   first moves; [`TableHandle::table`] installs the large one at the next move once ready;
 //! - a replaced table is handed to a helper thread, which drops it once no search holds it;
 //! - a new game is [`TranspositionTable::clear`], a constant-time generation bump.
 //!
 //! Lifetime rules: the allocation is kept across moves and across `RESTART`/new games of the
-//! same size (only its contents are emptied, by [`SharedTable::new_game`]); it is replaced only
-//! when the wanted size changes ([`SharedTable::resize`]), and then the old table keeps serving
+//! same size (only its contents are emptied, by [`TableHandle::new_game`]); it is replaced only
+//! when the wanted size changes ([`TableHandle::resize`]), and then the old table keeps serving
 //! until the new one is ready. While a replacement is being allocated both tables exist, so the
 //! peak is their sum; [`table_bytes`] leaves room for that under a `max_memory` limit.
 //!
@@ -47,7 +47,7 @@ pub fn table_bytes(hash_size_kib: u64, max_memory: u64) -> usize {
 }
 
 /// The engine's handle on its transposition table; see the module docs for the lifetime rules.
-pub struct SharedTable<S: Slot + 'static = DefaultSlot> {
+pub struct TableHandle<S: Slot + 'static = DefaultSlot> {
     inner: Mutex<Inner<S>>,
 }
 
@@ -61,7 +61,7 @@ struct Inner<S: Slot + 'static> {
     helpers: Vec<JoinHandle<()>>,
 }
 
-impl SharedTable {
+impl TableHandle {
     /// A handle on a table of the default slot kind of about `bytes`; returns at once even for
     /// a large size.
     pub fn new(bytes: usize) -> Self {
@@ -69,7 +69,7 @@ impl SharedTable {
     }
 }
 
-impl<S: Slot + 'static> SharedTable<S> {
+impl<S: Slot + 'static> TableHandle<S> {
     /// A handle on a table of about `bytes`; returns at once even for a large size.
     pub fn with_bytes(bytes: usize) -> Self {
         let mut inner = Inner {
@@ -81,7 +81,7 @@ impl<S: Slot + 'static> SharedTable<S> {
         if bytes > SMALL_BYTES {
             inner.allocate(bytes);
         }
-        SharedTable {
+        TableHandle {
             inner: Mutex::new(inner),
         }
     }
@@ -188,7 +188,7 @@ impl<S: Slot + 'static> Inner<S> {
     }
 }
 
-impl<S: Slot + 'static> Drop for SharedTable<S> {
+impl<S: Slot + 'static> Drop for TableHandle<S> {
     fn drop(&mut self) {
         // Detached: at process exit nobody waits for the memory to be returned.
         let inner = self.inner.get_mut();
@@ -216,7 +216,7 @@ mod tests {
 
     #[test]
     fn small_table_is_ready_at_once() {
-        let sh = SharedTable::<PackedSlot>::with_bytes(64 << 10);
+        let sh = TableHandle::<PackedSlot>::with_bytes(64 << 10);
         assert_eq!(sh.table().bucket_count(), Table::buckets_for(64 << 10));
         sh.wait_idle();
         assert_eq!(sh.table().bucket_count(), Table::buckets_for(64 << 10));
@@ -224,7 +224,7 @@ mod tests {
 
     #[test]
     fn large_table_grows_in_the_background_and_keeps_nothing_stale() {
-        let sh = SharedTable::<PackedSlot>::with_bytes(8 << 20);
+        let sh = TableHandle::<PackedSlot>::with_bytes(8 << 20);
         let first = sh.table();
         assert!(
             first.bucket_count() == Table::buckets_for(SMALL_BYTES)
@@ -239,7 +239,7 @@ mod tests {
 
     #[test]
     fn same_size_keeps_the_table_and_new_game_empties_it() {
-        let sh = SharedTable::<PackedSlot>::with_bytes(64 << 10);
+        let sh = TableHandle::<PackedSlot>::with_bytes(64 << 10);
         let t = sh.table();
         t.store(77, 4, Bound::Exact, 1, None);
         assert!(!sh.resize(64 << 10));
@@ -252,7 +252,7 @@ mod tests {
 
     #[test]
     fn replaced_table_is_dropped_by_a_helper_after_the_search_lets_go() {
-        let sh = SharedTable::<PackedSlot>::with_bytes(64 << 10);
+        let sh = TableHandle::<PackedSlot>::with_bytes(64 << 10);
         let searching = sh.table();
         let weak = Arc::downgrade(&searching);
         assert!(sh.resize(128 << 10));
@@ -268,7 +268,7 @@ mod tests {
 
     #[test]
     fn resizing_again_abandons_the_allocation_in_flight() {
-        let sh = SharedTable::<PackedSlot>::with_bytes(64 << 10);
+        let sh = TableHandle::<PackedSlot>::with_bytes(64 << 10);
         assert!(sh.resize(4 << 20));
         assert!(sh.resize(2 << 20));
         sh.wait_idle();
