@@ -4,6 +4,7 @@
 //! ```text
 //! pbrain-bango                      the brain on stdin/stdout (what managers run)
 //! pbrain-bango web [--port P] [--addr A]   the same protocol over TCP
+//! pbrain-bango gui [--port P] [--addr A] [--open]   the browser board
 //! pbrain-bango arena [options] ENGINE ENGINE...   play matches between brains
 //! pbrain-bango bench [options]     fixed-depth search signature (nodes, nps)
 //! pbrain-bango solve --vcf|--vct [--time MS] FILE   solve puzzle files
@@ -18,6 +19,8 @@ fn main() -> ExitCode {
     let code = match args.first().map(String::as_str) {
         None => bango::protocol::run_stdio(),
         Some("web") => bango::protocol::run_web_cli(rest),
+        #[cfg(not(loom))]
+        Some("gui") => bango::gui::cli(rest),
         Some("arena") => bango::arena::cli(rest),
         Some("bench") => bango::bench::cli(rest),
         Some("solve") => bango::vcf::solve_cli(rest),
@@ -42,6 +45,7 @@ const USAGE: &str = "\
 usage: pbrain-bango [COMMAND]
   (none)                          play the Gomocup protocol on stdin/stdout
   web [--port 9527] [--addr 127.0.0.1]   the same protocol over TCP
+  gui [--port 8080] [--addr 127.0.0.1] [--open]   the board in a browser: play, watch it think, analyse
   arena [options] ENGINE ENGINE...       match brains against each other
   bench [options]                 fixed-depth search signature
   solve --vcf|--vct [--time MS] FILE     solve puzzle files
