@@ -96,7 +96,10 @@ fn kill_tree(pid: u32) {
 
 /// The board server: the real binary, `gui --port 0`.
 struct Server {
-    child: Child,
+    /// The binary, or None for a server run in this process.
+    child: Option<Child>,
+    /// The in-process server, kept alive while the test runs.
+    running: Option<bango::gui::Running>,
     url: String,
     log: Arc<Mutex<Vec<String>>>,
 }
@@ -135,7 +138,23 @@ impl Server {
             .map(|(_, u)| u.trim().to_string())
             .filter(|u| u.starts_with("http://127.0.0.1:") && u.ends_with('/'))
             .unwrap_or_else(|| panic!("not a URL line: {first:?}"));
-        Server { child, url, log }
+        Server {
+            child: Some(child),
+            running: None,
+            url,
+            log,
+        }
+    }
+
+    /// A server in this process whose sessions use `config` (a scripted brain).
+    fn in_process(config: bango::gui::Config) -> Server {
+        let running = bango::gui::spawn("127.0.0.1", 0, config).expect("serve");
+        Server {
+            child: None,
+            url: running.url(),
+            running: Some(running),
+            log: Arc::default(),
+        }
     }
 
     /// `GET /status` → (live sessions, sessions opened).
@@ -162,8 +181,11 @@ impl Server {
 
 impl Drop for Server {
     fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        if let Some(child) = self.child.as_mut() {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+        drop(self.running.take());
     }
 }
 
@@ -240,11 +262,21 @@ where
     F: FnOnce(Page, Arc<Server>) -> Fut,
     Fut: std::future::Future<Output = ()>,
 {
+    with_server(Server::start, body).await
+}
+
+/// [`with_board`] on the server `start` returns.
+async fn with_server<S, F, Fut>(start: S, body: F)
+where
+    S: FnOnce() -> Server,
+    F: FnOnce(Page, Arc<Server>) -> Fut,
+    Fut: std::future::Future<Output = ()>,
+{
     let _turn = TURN.lock().await;
     let Some(browser) = Browser::start().await else {
         return;
     };
-    let server = Arc::new(Server::start());
+    let server = Arc::new(start());
     let page = Page {
         c: browser.client.clone(),
         url: server.url.clone(),
@@ -1071,6 +1103,163 @@ async fn the_page_referee_and_records_agree_with_the_library() {
             assert_eq!(set.format, want_format, "{format}: {text}");
             assert_eq!(set.openings, vec![stones.clone()], "{format}: {text}");
         }
+    })
+    .await;
+}
+
+/// Prints what issue 22 adds to the brain's output (live markers, multi-PV lines) besides a
+/// depth line, then thinks until stopped and plays 4,4 (or the first free point).
+struct Scripted;
+
+const SCRIPT: &[&str] = &[
+    "REALTIME POS 3,3",
+    "REALTIME DONE 3,3",
+    "REALTIME LOST 1,1",
+    "REALTIME BEST 4,4",
+    "depth 8 score 120 nodes 5000 nps 100000 time 50 pv 4,4 5,5 6,6",
+    "REALTIME REFRESH",
+    "REALTIME BEST 4,4",
+    "(1) 120 | 8-12 | 4,4 5,5 6,6",
+    "(2) -30 | 8-11 | 6,6 5,5",
+    "(3) loss 4 | 8-9 | 1,1 2,2",
+    "REALTIME POS 6,6",
+];
+
+impl bango::algo::Algorithm for Scripted {
+    fn name(&self) -> &'static str {
+        "scripted"
+    }
+
+    fn think(&mut self, req: &bango::algo::Request<'_>) -> bango::board::Pos {
+        for line in SCRIPT {
+            (req.output)(line);
+        }
+        while !req.stop.load(std::sync::atomic::Ordering::Relaxed) {
+            std::thread::sleep(Duration::from_millis(2));
+        }
+        let p = bango::board::Pos::new(4, 4);
+        if req.board.is_empty_at(p) {
+            p
+        } else {
+            req.board.empty_cells().next().expect("a free point")
+        }
+    }
+
+    fn new_game(&mut self, _size: usize, _settings: &bango::algo::Settings) {}
+}
+
+#[tokio::test(flavor = "current_thread")]
+async fn live_markers_and_multi_pv_lines_from_the_brain_are_drawn() {
+    let scripted = || {
+        Server::in_process(bango::gui::Config {
+            new_algo: Arc::new(|| Box::new(Scripted)),
+            settings: bango::algo::Settings::default(),
+        })
+    };
+    with_server(scripted, |page, _server| async move {
+        page.new_game(&[
+            ("rule", "freestyle"),
+            ("size", "15"),
+            ("black", "human"),
+            ("time", "60000"),
+        ])
+        .await;
+        page.click_point(7, 7).await;
+        page.wait_js(
+            "the markers",
+            "document.querySelector('.pos-mark[data-x=\"6\"][data-y=\"6\"]') && \
+             document.querySelectorAll('#lines li').length === 3",
+        )
+        .await;
+        assert_eq!(page.count(".best-mark[data-x=\"4\"][data-y=\"4\"]").await, 1);
+        assert_eq!(page.count(".lost-mark[data-x=\"1\"][data-y=\"1\"]").await, 1);
+        assert_eq!(page.count(".pos-mark").await, 1, "3,3 was left again");
+        let heat = page
+            .js("return [...document.querySelectorAll('g.heat')].map(g => g.dataset.x + ',' + g.dataset.y).sort()")
+            .await;
+        assert_eq!(heat, json!(["1,1", "4,4", "6,6"]), "one score per root move");
+        let lines = page
+            .js("return [...document.querySelectorAll('#lines li')].map(li => li.textContent)")
+            .await;
+        assert!(lines[0].as_str().unwrap().starts_with("120 "), "{lines}");
+        assert!(lines[0].as_str().unwrap().contains("d8-12: 4,4 5,5 6,6"), "{lines}");
+        assert!(lines[2].as_str().unwrap().starts_with("loss in 4"), "{lines}");
+        assert_eq!(page.think_depths().await, vec![8]);
+        // Preview the second line.
+        page.c
+            .find(Locator::Css("#lines li[data-index=\"2\"]"))
+            .await
+            .unwrap()
+            .click()
+            .await
+            .unwrap();
+        assert_eq!(page.count(".preview-stone").await, 2);
+        // Stop: the engine plays at once and the live markers go.
+        page.click("stop").await;
+        assert_eq!(page.wait_moves(2).await, vec![(7, 7), (4, 4)]);
+        page.wait_idle().await;
+        assert_eq!(page.count(".best-mark, .lost-mark, .pos-mark, .preview-stone").await, 0);
+        let depth = page
+            .js("return document.querySelector('#moves-table tr[data-n=\"2\"]').dataset.depth")
+            .await;
+        assert_eq!(depth, "8");
+
+        // The info block issue 22 adds under `INFO show_detail 2|3`, and today's lines.
+        let parsed = page
+            .c
+            .execute_async(
+                "const [lines, done] = arguments;
+                 import('/assets/engine.js').then((e) => {
+                   const blocks = new e.InfoBlocks();
+                   const events = [];
+                   let block = null;
+                   for (const l of lines) {
+                     const ev = e.parseOutput(l);
+                     if (ev.type === 'info') block = blocks.feed(ev) || block;
+                     else events.push(ev);
+                   }
+                   done({ block, events });
+                 }).catch((err) => done({ error: String(err) }));",
+                vec![json!([
+                    "INFO PV 1",
+                    "INFO NUMPV 1",
+                    "INFO DEPTH 12",
+                    "INFO SELDEPTH 20",
+                    "INFO NODES 1000",
+                    "INFO TOTALNODES 5000",
+                    "INFO TOTALTIME 250",
+                    "INFO SPEED 20000",
+                    "INFO EVAL 35",
+                    "INFO WINRATE 0.53",
+                    "INFO BESTLINE 7,7 8,8",
+                    "INFO PV DONE",
+                    "MESSAGE depth 3 score win 5 nodes 10 nps 20 time 30 pv 7,7",
+                    "MESSAGE smp workers 2 depth 9 score -12 nodes 100 nps 1000 time 100 worker 1 pv 7,7 8,8",
+                    "MESSAGE book 7,7",
+                    "MESSAGE vcf win in 3 plies, playing 3,5",
+                ])],
+            )
+            .await
+            .expect("the parser runs");
+        let b = &parsed["block"];
+        assert_eq!(
+            (&b["pv"], &b["numpv"], &b["depth"], &b["seldepth"]),
+            (&json!(1), &json!(1), &json!(12), &json!(20)),
+            "{parsed}"
+        );
+        assert_eq!((&b["totalnodes"], &b["totaltime"], &b["speed"]), (&json!(5000), &json!(250), &json!(20000)));
+        assert_eq!(b["eval"]["value"], 35);
+        assert_eq!(b["winrate"], 0.53);
+        assert_eq!(b["bestline"], json!([{"x": 7, "y": 7}, {"x": 8, "y": 8}]));
+        let ev = &parsed["events"];
+        assert_eq!(ev[0]["type"], "depth");
+        assert_eq!(ev[0]["score"]["kind"], "win");
+        assert_eq!(ev[0]["score"]["value"], 5);
+        assert_eq!(ev[1]["type"], "summary");
+        assert_eq!(ev[1]["depth"], 9);
+        assert_eq!(ev[1]["pv"], json!([{"x": 7, "y": 7}, {"x": 8, "y": 8}]));
+        assert_eq!((&ev[2]["type"], &ev[2]["move"]), (&json!("book"), &json!({"x": 7, "y": 7})));
+        assert_eq!((&ev[3]["type"], &ev[3]["move"]), (&json!("proof"), &json!({"x": 3, "y": 5})));
     })
     .await;
 }
