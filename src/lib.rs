@@ -13,6 +13,7 @@
 //! - [`book`]: opening books, their tools, the classical openings.
 //! - [`vcf`]: threat-space proof search.
 //! - [`protocol`]: the Gomocup session over stdin/stdout or TCP.
+//! - [`gui`]: the browser board, the same session over a WebSocket (axum on tokio).
 //! - [`arena`]: matches between brains.
 //! - [`tt`]: the transposition table shared by search workers.
 //! - [`smp`]: launching N search workers on a dedicated pool and choosing their answer.
@@ -28,6 +29,8 @@ pub mod book;
 pub mod busy;
 pub mod config;
 pub mod eval;
+#[cfg(not(loom))]
+pub mod gui;
 pub mod movegen;
 pub mod notation;
 pub mod pattern;

@@ -13,7 +13,7 @@ use crate::timeman::Limits;
 use std::sync::atomic::AtomicBool;
 
 pub mod alphabeta;
-#[cfg(feature = "experiments")]
+#[cfg(any(test, feature = "experiments"))]
 pub mod idle;
 pub mod proofs;
 pub mod random;
@@ -66,9 +66,9 @@ pub trait Algorithm: Send {
 
 /// The algorithm names the registry knows, default first.
 pub fn names() -> &'static [&'static str] {
-    #[cfg(feature = "experiments")]
+    #[cfg(any(test, feature = "experiments"))]
     return &["alphabeta", "random", "idle"];
-    #[cfg(not(feature = "experiments"))]
+    #[cfg(not(any(test, feature = "experiments")))]
     &["alphabeta", "random"]
 }
 
@@ -84,7 +84,7 @@ pub fn by_name(name: &str, config: &Config) -> Option<Box<dyn Algorithm>> {
         "alphabeta" => Some(Box::new(alphabeta::AlphaBeta::new(config))),
         "random" => Some(Box::new(random::Random::new(seed))),
         // A diagnostic for the protocol's stop path (see `idle`), never for games.
-        #[cfg(feature = "experiments")]
+        #[cfg(any(test, feature = "experiments"))]
         "idle" => Some(Box::new(idle::Idle::new(seed))),
         _ => None,
     }

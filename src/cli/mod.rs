@@ -5,6 +5,7 @@
 //!
 //! - (no subcommand): the Gomocup brain on stdin/stdout (what managers run).
 //! - [`web`]: the same protocol over TCP.
+//! - [`gui`]: the browser board, the same protocol over a WebSocket.
 //! - [`arena`]: matches between brains.
 //! - [`bench`]: the fixed-depth node-count signature and timed depth measurements.
 //! - [`solve`]: VCF / VCT puzzle files.
@@ -17,6 +18,8 @@ use std::path::PathBuf;
 mod arena;
 mod bench;
 mod book;
+#[cfg(not(loom))]
+mod gui;
 mod solve;
 mod web;
 
@@ -41,6 +44,9 @@ struct Cli {
 enum Command {
     /// Serve the Gomocup protocol over TCP.
     Web(web::Args),
+    /// Serve the browser board: play, watch the engine think, analyse.
+    #[cfg(not(loom))]
+    Gui(gui::Args),
     /// Play matches between Gomocup brains (round robin when more than two).
     Arena(arena::Args),
     /// Fixed-depth search signature (nodes, nps), or depth reached in a fixed time.
@@ -81,6 +87,8 @@ pub fn run() -> u8 {
             0
         }
         Some(Command::Web(a)) => web::run(a, &config),
+        #[cfg(not(loom))]
+        Some(Command::Gui(a)) => gui::run(a, &config),
         Some(Command::Arena(a)) => arena::run(a),
         Some(Command::Bench(a)) => bench::run(a, &config),
         Some(Command::Solve(a)) => solve::run(a),

@@ -22,6 +22,12 @@
 //! picks up the move still stops that move, and a stop sent while idle never leaks into a later
 //! move.
 //!
+//! # Hanging up
+//! A transport that learns of a vanished peer other than by end of input (the browser board's
+//! WebSocket closing) ends the session through a [`Hangup`]: it raises the stop flag for every
+//! move, pending or later, so the search in progress returns at once, and the thinker applies
+//! no further command, even with commands still queued.
+//!
 //! Replies end in CRLF and are flushed line by line. Commands are applied in order: `END` stops
 //! any pending search at once (its move is still printed, being the reply to an earlier
 //! command), then ends the session without a word.
@@ -49,6 +55,8 @@ pub enum SessionEnd {
     End,
     /// The input ended (or failed).
     Eof,
+    /// The transport hung up ([`Hangup::hang_up`]).
+    HungUp,
 }
 
 /// Commands the reader may queue ahead of the thinker. Managers send a handful at a time; the
@@ -66,6 +74,8 @@ struct StopControl {
     answered: AtomicU64,
     /// Stop applies to every move request up to this number.
     stop_upto: AtomicU64,
+    /// The transport hung up: apply nothing more.
+    hung_up: AtomicBool,
 }
 
 impl StopControl {
@@ -84,6 +94,28 @@ impl StopControl {
         if self.stop_upto.load(Ordering::SeqCst) >= seq {
             self.stop.store(true, Ordering::SeqCst);
         }
+    }
+}
+
+/// Ends a session from outside (see "Hanging up" in the module docs). Cloning shares the
+/// session; a fresh handle belongs to no session until passed to [`run_session_with_hangup`].
+#[derive(Clone, Default)]
+pub struct Hangup(Arc<StopControl>);
+
+impl Hangup {
+    /// Stops the search in progress and ends the session before its next command. Idempotent;
+    /// the caller should also end the session's input so that an idle thinker wakes up.
+    pub fn hang_up(&self) {
+        let s = &self.0;
+        s.hung_up.store(true, Ordering::SeqCst);
+        // Before the flag: `arm` reads `stop_upto` after clearing the flag, so it re-raises it.
+        s.stop_upto.store(u64::MAX, Ordering::SeqCst);
+        s.stop.store(true, Ordering::SeqCst);
+    }
+
+    /// Whether [`Hangup::hang_up`] was called.
+    pub fn is_hung_up(&self) -> bool {
+        self.0.hung_up.load(Ordering::SeqCst)
     }
 }
 
@@ -106,7 +138,22 @@ where
     R: Read + Send + 'static,
     W: Write + Send,
 {
-    let shared = Arc::new(StopControl::default());
+    run_session_with_hangup(input, output, algo, config, Hangup::default())
+}
+
+/// [`run_session`] that `hangup` can end from another thread. Give each session its own handle.
+pub fn run_session_with_hangup<R, W>(
+    input: R,
+    output: W,
+    algo: Box<dyn Algorithm>,
+    config: Config,
+    hangup: Hangup,
+) -> SessionEnd
+where
+    R: Read + Send + 'static,
+    W: Write + Send,
+{
+    let shared = hangup.0;
     let (tx, rx) = bounded::<Incoming>(QUEUE);
     let reader_shared = Arc::clone(&shared);
     let spawned = std::thread::Builder::new()
@@ -126,7 +173,11 @@ where
         let _ = w.flush();
     };
     let mut session = Session::new(algo, config);
+    let hung_up = || shared.hung_up.load(Ordering::SeqCst);
     for msg in rx.iter() {
+        if hung_up() {
+            return SessionEnd::HungUp;
+        }
         if let Some(seq) = msg.seq {
             shared.arm(seq);
         }
@@ -138,7 +189,11 @@ where
             return SessionEnd::End;
         }
     }
-    SessionEnd::Eof
+    if hung_up() {
+        SessionEnd::HungUp
+    } else {
+        SessionEnd::Eof
+    }
 }
 
 fn read_loop<R: Read>(input: R, tx: Sender<Incoming>, shared: &StopControl) {
