@@ -10,36 +10,11 @@
 //! Resources (threads, table size) are the values a manager asked for here; turning them into
 //! what the machine can give is `crate::resources`' job.
 
+use crate::algo::proofs::ProofMode;
+use crate::book::play::BookMode;
 use crate::search::Params;
 use crate::settings::SettingDoc;
 use std::path::PathBuf;
-
-crate::setting_enum! {
-    /// Which opening knowledge the brain uses.
-    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-    pub enum BookMode {
-        /// The opening book and the opening prior.
-        Both = ["on", "1", "true", "both"],
-        /// Neither: pure search.
-        Off = ["off", "0", "false", "none"],
-        /// The book alone.
-        BookOnly = ["book"],
-        /// The prior alone.
-        PriorOnly = ["prior"],
-    }
-}
-
-impl BookMode {
-    /// Whether the book is used.
-    pub fn book(self) -> bool {
-        matches!(self, BookMode::Both | BookMode::BookOnly)
-    }
-
-    /// Whether the opening prior is used.
-    pub fn prior(self) -> bool {
-        matches!(self, BookMode::Both | BookMode::PriorOnly)
-    }
-}
 
 /// The seed of the randomised algorithms unless `BANGO_SEED` sets one: fixed, so that runs are
 /// reproducible either way.
@@ -62,7 +37,7 @@ crate::declare_settings! {
         /// Opening book and opening prior: `on`, `off`, `book` (book alone), `prior` (prior alone).
         book: BookMode = BookMode::Both, "BANGO_BOOK";
         /// Root proof searches: `vcf` (own VCF, break the opponent's), `vct` (also own VCT), `off`.
-        proofs: crate::algo::proofs::ProofMode = crate::algo::proofs::ProofMode::DEFAULT, "BANGO_PROOFS";
+        proofs: ProofMode = ProofMode::DEFAULT, "BANGO_PROOFS";
         /// Lazy SMP workers put off the moves another worker is searching (off: for comparison).
         smp_defer: bool = true, "BANGO_SMP_DEFER";
         /// Seed of the randomised algorithms.
@@ -165,7 +140,6 @@ impl Config {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::algo::proofs::ProofMode;
 
     fn vars(pairs: &'static [(&'static str, &'static str)]) -> impl Fn(&str) -> Option<String> {
         move |name: &str| {

@@ -1,24 +1,48 @@
 //! bango: a Gomoku (five in a row) engine and the `pbrain-bango` Gomocup brain.
 //!
-//! Layers, each looking only down:
-//! - [`board`]: stones, bitboards, Zobrist keys, history.
-//! - [`rules`]: what wins and what is forbidden under freestyle, standard, renju and caro.
-//! - [`notation`]: the puzzle and opening line formats of the shared data.
-//! - [`limits`]: the clock and the depth/node caps of one move.
-//! - [`pattern`], [`eval`], [`movegen`]: line patterns, the incremental evaluation and the
-//!   threat-ladder move ordering.
-//! - [`search`], [`timeman`]: the alpha-beta worker and its time budget.
-//! - [`rng`]: the one small seeded generator (reproducible schedules and random play).
-//! - [`algo`]: the move-choosing trait and its registry (`BANGO_ALGO`).
-//! - [`book`]: opening books, their tools, the classical openings.
-//! - [`vcf`]: threat-space proof search.
-//! - [`protocol`]: the Gomocup session over stdin/stdout or TCP.
-//! - [`gui`]: the browser board, the same session over a WebSocket (axum on tokio).
-//! - [`arena`]: matches between brains.
-//! - [`tt`]: the transposition table shared by search workers.
-//! - [`smp`]: launching N search workers on a dedicated pool and choosing their answer.
-//! - [`busy`]: the marks of the moves search workers are searching, so others put them off.
-//! - [`bench`](mod@bench): the fixed-depth node-count signature.
+//! # Architecture
+//!
+//! One crate in layers; each module looks only at the layers below it. The binary
+//! (`src/main.rs` and its `cli` layer) sits on top: it alone reads the process (arguments,
+//! environment), builds the one [`config::Config`] and hands plain values down.
+//!
+//! | layer | modules | owns |
+//! |---|---|---|
+//! | game | [`rng`], [`board`], [`rules`], [`notation`], [`pattern`] | stones and keys, what wins and what is forbidden per rule, the data formats, line patterns |
+//! | evaluation | [`eval`], [`position`], [`movegen`] | what a cell is worth, the incrementally evaluated searched position, threat-ranked moves |
+//! | proofs | [`solver`] | VCF and VCT threat-space search and their independent verifiers |
+//! | search | [`timeman`], [`settings`], [`tt`], [`busy`], [`search`], [`smp`] | time plans, declared parameters, the shared table, busy-move marks, the alpha-beta worker, lazy SMP |
+//! | knowledge | [`book`] | opening books, the opening prior, Swap2 |
+//! | engine | [`algo`], [`config`] | move-choosing algorithms (alpha-beta with root proofs, random) and the configuration they are built from |
+//! | front ends | [`protocol`], [`gui`], [`arena`], [`bench`](mod@bench) | the Gomocup session (stdin, TCP, WebSocket), matches between brains, the node-count signature |
+//!
+//! Invariants each layer keeps:
+//! - **game and evaluation** know nothing of search: a [`position::Position`] is kept equal to
+//!   the one rebuilt from its board after any make/unmake sequence.
+//! - **proofs** claim a win only with a line or tree that the verifier, which knows only the
+//!   rules, accepts; out of budget is "unknown", never a win.
+//! - **search** is deterministic with one worker and a depth or node cap (the bench signature
+//!   pins it); it reads no clock but the [`timeman::Plan`] it is given and knows nothing of the
+//!   protocol. The table never returns a torn entry (loom models and stress tests).
+//! - **engine** answers every request with a legal move within the plan's hard deadline.
+//! - **front ends** never crash or half-apply a command on bad input: one `ERROR` line and the
+//!   session goes on; one session implementation serves every transport.
+//!
+//! Where new things go:
+//! - a new **rule**: [`rules::Rule`] and its win/forbidden checks in [`rules`], its pattern
+//!   reading in [`pattern`]; everything above asks those.
+//! - a new **algorithm**: a type implementing [`algo::Algorithm`] in `src/algo/`, registered
+//!   in [`algo::by_name`].
+//! - a new **search feature**: a numbered step in `search/node.rs` (or the move loop in
+//!   `search/movepick.rs`), its switch and tunables declared once in [`search::params`].
+//! - a new **setting**: one line in a `declare_settings!` block ([`config::Brain`] or
+//!   [`search::Params`]); the environment, `--set`, `INFO` (if keyed) and `--help` follow.
+//! - a new **protocol command**: parse it in `protocol/command.rs` (parsing only), apply it in
+//!   `protocol/session.rs`.
+//! - a new **transport**: feed lines to [`protocol::run_session`] (see `protocol/web.rs` and
+//!   [`gui`]).
+//! - a new **tool**: library functions in the layer they belong to, the command line in
+//!   `src/cli/`.
 #![deny(missing_docs)]
 
 pub mod algo;

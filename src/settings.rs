@@ -1,7 +1,7 @@
-//! Declaring settings once: [`declare_settings!`] turns one line per setting into the struct
-//! field, its default, the name of the variable that sets it, the parser and the doc line that
-//! `pbrain-bango --help` prints. The search's switches ([`crate::search::Params`]) and tunables
-//! ([`crate::search::Tune`]) and the brain's configuration ([`crate::config::Config`]) are all
+//! Declaring settings once: [`declare_settings!`](crate::declare_settings) turns one line per
+//! setting into the struct field, its default, the name of the variable that sets it, the parser
+//! and the doc line that `pbrain-bango --help` prints. The search's switches and tunables
+//! ([`crate::search::Params`]) and the brain's own settings ([`crate::config::Brain`]) are all
 //! declared this way, so no setting is written twice.
 //!
 //! Every value goes through one parser per type ([`SettingValue`]): the same words mean the same

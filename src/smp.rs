@@ -464,33 +464,13 @@ impl LazySmp {
             None => {
                 let fast = movegen::fast_move(&mut Position::new(job.board, job.rule))
                     .expect("an empty point");
-                let r = SearchResult {
-                    best: fast,
-                    score: 0,
-                    depth: 0,
-                    nodes: 0,
-                    pv: vec![fast],
-                };
-                (0, r)
+                (0, SearchResult::unsearched(fast))
             }
         };
         best.nodes = out.nodes;
         if n > 1 {
             let ms = started.elapsed().as_millis() as u64;
-            let pv: Vec<String> = best.pv.iter().map(|p| p.to_string()).collect();
-            (job.output)(&format!(
-                "smp workers {n} depth {} score {} nodes {} nps {} time {ms} worker {worker}{} pv {}",
-                best.depth,
-                format_score(best.score),
-                best.nodes,
-                best.nodes * 1000 / ms.max(1),
-                if out.panicked.is_empty() {
-                    String::new()
-                } else {
-                    format!(" panicked {:?}", out.panicked)
-                },
-                pv.join(" ")
-            ));
+            (job.output)(&summary_line(n, worker, &best, &out.panicked, ms));
         }
         SmpResult {
             result: best,
@@ -503,6 +483,31 @@ impl LazySmp {
             panicked: out.panicked,
         }
     }
+}
+
+/// The line that ends a search of `n` workers: the chosen iteration, whose worker it was, and
+/// any worker that panicked.
+fn summary_line(
+    n: usize,
+    worker: usize,
+    best: &SearchResult,
+    panicked: &[usize],
+    ms: u64,
+) -> String {
+    let pv: Vec<String> = best.pv.iter().map(|p| p.to_string()).collect();
+    let panicked = if panicked.is_empty() {
+        String::new()
+    } else {
+        format!(" panicked {panicked:?}")
+    };
+    format!(
+        "smp workers {n} depth {} score {} nodes {} nps {} time {ms} worker {worker}{panicked} pv {}",
+        best.depth,
+        format_score(best.score),
+        best.nodes,
+        best.nodes * 1000 / ms.max(1),
+        pv.join(" ")
+    )
 }
 
 /// What the workers of one parallel search share for reporting.

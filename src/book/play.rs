@@ -18,13 +18,39 @@
 
 use super::{load_for, search_locations, Book};
 use crate::board::{Board, Color, Pos};
-use crate::config::BookMode;
 use crate::movegen::{self, usable_threat, QUIET_RANK};
 use crate::pattern::Threat;
 use crate::position::Position;
 use crate::rules::Rule;
 use crate::search::RootHints;
 use std::path::{Path, PathBuf};
+
+crate::setting_enum! {
+    /// Which opening knowledge the brain uses.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub enum BookMode {
+        /// The opening book and the opening prior.
+        Both = ["on", "1", "true", "both"],
+        /// Neither: pure search.
+        Off = ["off", "0", "false", "none"],
+        /// The book alone.
+        BookOnly = ["book"],
+        /// The prior alone.
+        PriorOnly = ["prior"],
+    }
+}
+
+impl BookMode {
+    /// Whether the book is used.
+    pub fn book(self) -> bool {
+        matches!(self, BookMode::Both | BookMode::BookOnly)
+    }
+
+    /// Whether the opening prior is used.
+    pub fn prior(self) -> bool {
+        matches!(self, BookMode::Both | BookMode::PriorOnly)
+    }
+}
 
 /// The opening prior applies while the board holds at most this many stones: the first replies,
 /// where a distant move is a real loss. With three or four stones, self-play after scattered

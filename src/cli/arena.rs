@@ -49,7 +49,7 @@ pub struct Args {
     /// Seed of the opening order and random openings.
     #[arg(long, value_name = "N", default_value_t = 1)]
     seed: u64,
-    /// Stop when this test decides: elo0,elo1[,alpha,beta] (two engines only).
+    /// Stop when this test decides: `elo0,elo1` or `elo0,elo1,alpha,beta` (two engines only).
     #[arg(long, value_name = "ELO0,ELO1[,A,B]")]
     sprt: Option<String>,
     /// Rule: freestyle, standard, renju, caro, or INFO rule bits.

@@ -7,7 +7,7 @@
 //! - [`web`]: the same protocol over TCP.
 //! - [`gui`]: the browser board, the same protocol over a WebSocket.
 //! - [`arena`]: matches between brains.
-//! - [`bench`]: the fixed-depth node-count signature and timed depth measurements.
+//! - [`bench`](mod@bench): the fixed-depth node-count signature and timed depth measurements.
 //! - [`solve`]: VCF / VCT puzzle files.
 //! - [`book`]: opening book tools.
 

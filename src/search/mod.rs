@@ -15,7 +15,7 @@
 //!
 //! # Shape (built for lazy SMP)
 //! Shared, read-mostly state lives in the [`Context`]: the transposition table, the `stop` flag
-//! and the [`Plan`](crate::timeman::Plan) (deadlines, depth and node caps). Everything a thread mutates lives in its [`Worker`]
+//! and the [`Plan`] (deadlines, depth and node caps). Everything a thread mutates lives in its [`Worker`]
 //! (history, which survives between moves of a game) and in the per-search state (its own
 //! position copy, killers, principal variations, node count). N workers can therefore search
 //! one position at once, each with its own `Worker`, borrowing the same `Context`; worker `i`
@@ -73,6 +73,19 @@ pub struct SearchResult {
     pub nodes: u64,
     /// The principal variation of the last completed iteration.
     pub pv: Vec<Pos>,
+}
+
+impl SearchResult {
+    /// The answer before any iteration completed: `mv` (the top of the threat ladder), unscored.
+    pub fn unsearched(mv: Pos) -> SearchResult {
+        SearchResult {
+            best: mv,
+            score: 0,
+            depth: 0,
+            nodes: 0,
+            pv: vec![mv],
+        }
+    }
 }
 
 /// Receives a worker's progress while it searches: the hook through which lazy SMP aggregates

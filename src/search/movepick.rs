@@ -11,6 +11,7 @@
 use super::score::{to_tt, INF, WIN_MIN};
 use super::worker::Run;
 use crate::board::Pos;
+use crate::busy::BusyMoves;
 use crate::movegen::{Move, QUIET_RANK};
 use crate::tt::Bound;
 
@@ -24,6 +25,59 @@ fn pick(moves: &mut [Move], i: usize) {
         }
     }
     moves.swap(i, best);
+}
+
+/// The order a node's moves are searched in: the ordered list picked lazily, late quiet moves
+/// of non-PV nodes pruned (Step 8), and moves another lazy SMP worker is searching put off until
+/// the node's other moves are done, when the table is likely to hold their result.
+struct MovePicker<'a> {
+    moves: &'a mut [Move],
+    /// The moves put off: the move, its place in the ordered list (which it keeps, for the
+    /// principal-variation search), and whether it is quiet.
+    deferred: Vec<(Move, usize, bool)>,
+    next: usize,
+    next_deferred: usize,
+    /// Move-count pruning has cut the rest of the list.
+    pruned: bool,
+    killers: [Option<Pos>; 2],
+    reducible_rank: u8,
+    /// Quiet moves from this index on are pruned, where move-count pruning applies.
+    late_moves: Option<usize>,
+    /// The busy-move marks and the node's key, where moves are put off.
+    busy: Option<(&'a BusyMoves, u64)>,
+}
+
+impl MovePicker<'_> {
+    /// The next move to search, its place in the ordered list and whether it is quiet (may be
+    /// reduced); `may_prune` says whether a move has been searched, so that skipping the rest
+    /// is safe. Killers change only on a cut-off, which ends the loop, so a put-off move keeps
+    /// the quietness it was given.
+    fn next(&mut self, may_prune: bool) -> Option<(Move, usize, bool)> {
+        while self.next < self.moves.len() && !self.pruned {
+            let i = self.next;
+            self.next += 1;
+            // Most nodes stop after a move or two (a cut-off, or move-count pruning), so the
+            // list is never sorted whole: each step brings the best remaining move forward,
+            // which gives the order a full sort would.
+            pick(self.moves, i);
+            let m = self.moves[i];
+            let quiet = m.rank <= self.reducible_rank && !self.killers.contains(&Some(m.pos));
+            // Step 8. Move-count pruning: late quiet moves of a non-PV node almost never
+            // refute; once a move has been searched, the rest are skipped.
+            if quiet && may_prune && self.late_moves.is_some_and(|n| i >= n) {
+                self.pruned = true;
+                break;
+            }
+            if i > 0 && self.busy.is_some_and(|(b, key)| b.is_busy(key, m.pos)) {
+                self.deferred.push((m, i, quiet));
+                continue;
+            }
+            return Some((m, i, quiet));
+        }
+        let put_off = self.deferred.get(self.next_deferred).copied();
+        self.next_deferred += usize::from(put_off.is_some());
+        put_off
+    }
 }
 
 impl Run<'_, '_> {
@@ -68,53 +122,31 @@ impl Run<'_, '_> {
         let orig_alpha = alpha;
         let mut best = -INF;
         let mut best_move = None;
-        // Lazy SMP: a move another worker is searching now is put off until the node's other
-        // moves are done, at the root (where every worker's order is last iteration's, so they
-        // would walk the moves in step) and at nodes deep enough to be worth sharing.
-        let busy = self
-            .busy
-            .filter(|_| ROOT || depth >= self.params.defer_min_depth);
-        let mut deferred = std::mem::take(&mut self.stack[ply].deferred);
-        deferred.clear();
-        let (mut next, mut next_deferred, mut pruned) = (0, 0, false);
+        let mut picker = MovePicker {
+            moves,
+            deferred: std::mem::take(&mut self.stack[ply].deferred),
+            next: 0,
+            next_deferred: 0,
+            pruned: false,
+            killers: self.stack[ply].killers,
+            reducible_rank: self.params.reducible_rank,
+            late_moves: (self.params.move_count_pruning && !pv_node)
+                .then(|| self.params.late_move_count(depth)),
+            // Lazy SMP: moves other workers are searching are put off at the root (where every
+            // worker's order is last iteration's, so they would walk the moves in step) and at
+            // nodes deep enough to be worth sharing.
+            busy: self
+                .busy
+                .filter(|_| ROOT || depth >= self.params.defer_min_depth)
+                .map(|b| (b, key)),
+        };
+        picker.deferred.clear();
         loop {
-            // `i` is the move's place in the ordered list, which a put-off move keeps. Killers
-            // change only on a cut-off, which ends the loop, so a put-off move keeps the
-            // quietness it was given.
-            let (m, i, quiet) = if next < moves.len() && !pruned {
-                let i = next;
-                next += 1;
-                // Most nodes stop after a move or two (a cut-off, or move-count pruning), so
-                // the list is never sorted whole: each step brings the best remaining move
-                // forward, which gives the order a full sort would.
-                pick(moves, i);
-                let m = moves[i];
-                let quiet = m.rank <= self.params.reducible_rank
-                    && !self.stack[ply].killers.contains(&Some(m.pos));
-                // Step 8. Move-count pruning: late quiet moves of a non-PV node almost never
-                // refute; once a move has been searched, the rest are skipped.
-                if self.params.move_count_pruning
-                    && !pv_node
-                    && quiet
-                    && i >= self.params.late_move_count(depth)
-                    && best > -WIN_MIN
-                {
-                    pruned = true;
-                    continue;
-                }
-                if i > 0 && busy.is_some_and(|b| b.is_busy(key, m.pos)) {
-                    deferred.push((m, i, quiet));
-                    continue;
-                }
-                (m, i, quiet)
-            } else if next_deferred < deferred.len() {
-                next_deferred += 1;
-                deferred[next_deferred - 1]
-            } else {
+            let Some((m, i, quiet)) = picker.next(best > -WIN_MIN) else {
                 break;
             };
             let reducible = !ROOT && quiet;
-            let marked = busy.map(|b| (b, b.mark(key, m.pos)));
+            let marked = picker.busy.map(|(b, key)| (b, b.mark(key, m.pos)));
             self.pos.make(m.pos);
             let score = self.search_move(depth, alpha, beta, ply, pv_node, i, reducible);
             self.pos.unmake();
@@ -122,7 +154,7 @@ impl Run<'_, '_> {
                 b.clear(mark);
             }
             if self.aborted {
-                self.stack[ply].deferred = deferred;
+                self.stack[ply].deferred = picker.deferred;
                 return 0;
             }
             if ROOT {
@@ -147,7 +179,7 @@ impl Run<'_, '_> {
                 }
             }
         }
-        self.stack[ply].deferred = deferred;
+        self.stack[ply].deferred = picker.deferred;
         if ROOT {
             // Stable: moves that did not improve keep last iteration's order.
             self.root.sort_by_key(|r| std::cmp::Reverse(r.score));

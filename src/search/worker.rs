@@ -215,13 +215,7 @@ impl Run<'_, '_> {
         output: &dyn Fn(&str),
     ) -> SearchResult {
         let fast = movegen::fast_move(&mut self.pos).expect("an empty point");
-        let mut result = SearchResult {
-            best: fast,
-            score: 0,
-            depth: 0,
-            nodes: 0,
-            pv: vec![fast],
-        };
+        let mut result = SearchResult::unsearched(fast);
         // An immediate five needs no search; an instant plan gets the top of the ladder.
         if self.pos.has_at_least(self.pos.side_to_move(), Threat::Five) {
             result.score = win_in(1);
