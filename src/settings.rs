@@ -75,6 +75,19 @@ pub const fn first_key(keys: &[&'static str]) -> Option<&'static str> {
     }
 }
 
+/// A variable lookup over a fixed table (tests of the settings that use this module).
+#[cfg(test)]
+pub(crate) fn table(
+    pairs: &'static [(&'static str, &'static str)],
+) -> impl Fn(&str) -> Option<String> {
+    move |name: &str| {
+        pairs
+            .iter()
+            .find(|(k, _)| *k == name)
+            .map(|(_, v)| v.to_string())
+    }
+}
+
 /// Declares a settings struct: each field with its type, default, variable name, optional
 /// protocol `INFO` key, and doc comment.
 ///

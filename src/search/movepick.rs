@@ -141,10 +141,7 @@ impl Run<'_, '_> {
                 .map(|b| (b, key)),
         };
         picker.deferred.clear();
-        loop {
-            let Some((m, i, quiet)) = picker.next(best > -WIN_MIN) else {
-                break;
-            };
+        while let Some((m, i, quiet)) = picker.next(best > -WIN_MIN) {
             let reducible = !ROOT && quiet;
             let marked = picker.busy.map(|(b, key)| (b, b.mark(key, m.pos)));
             self.pos.make(m.pos);

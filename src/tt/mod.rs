@@ -311,6 +311,25 @@ fn choose_way(ways: &[Option<TtEntry>; 2], new: &TtEntry) -> Option<usize> {
     Some(usize::from(value(&ways[1]) < value(&ways[0])))
 }
 
+/// An entry with every field given (tests of the slots and of the table).
+#[cfg(test)]
+pub(crate) fn test_entry(
+    key: u64,
+    depth: i16,
+    bound: Bound,
+    score: i32,
+    best: Option<Pos>,
+) -> TtEntry {
+    TtEntry {
+        key,
+        depth,
+        bound,
+        score,
+        best,
+        age: 201,
+    }
+}
+
 #[cfg(all(test, not(loom)))]
 mod tests {
     use super::*;

@@ -135,17 +135,8 @@ impl Slot for PackedSlot {
 
 #[cfg(test)]
 mod tests {
+    use super::super::test_entry as entry;
     use super::*;
-    fn entry(key: u64, depth: i16, bound: Bound, score: i32, best: Option<Pos>) -> TtEntry {
-        TtEntry {
-            key,
-            depth,
-            bound,
-            score,
-            best,
-            age: 201,
-        }
-    }
 
     #[test]
     fn packed_round_trips_every_field_at_its_extremes() {

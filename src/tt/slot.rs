@@ -214,18 +214,8 @@ mod tests {
     use super::super::packed::PackedSlot;
     use super::super::Bound;
     use super::*;
-    use crate::board::Pos;
 
-    fn entry(key: u64, depth: i16, bound: Bound, score: i32, best: Option<Pos>) -> TtEntry {
-        TtEntry {
-            key,
-            depth,
-            bound,
-            score,
-            best,
-            age: 201,
-        }
-    }
+    use super::super::test_entry as entry;
 
     fn cas_contract<S: Slot>() {
         let s = S::empty();
