@@ -20,7 +20,7 @@ fn bench(c: &mut Criterion) {
             stop: &stop,
             plan: Plan::depth(5),
         };
-        Worker::new(0, Params::default()).search(&ctx, &board, Rule::Freestyle, &|_| {})
+        Worker::new(0, Params::default()).search(&ctx, &board, Rule::Freestyle)
     };
     let nodes = run().nodes;
     let mut group = c.benchmark_group("search");

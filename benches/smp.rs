@@ -27,7 +27,7 @@
 
 use bango::bench::{positions, BenchPosition};
 use bango::rules::Rule;
-use bango::search::Params;
+use bango::search::{Params, Report};
 use bango::smp::{Job, LazySmp};
 use bango::timeman::Plan;
 use bango::tt::{TranspositionTable, DEFAULT_BYTES};
@@ -108,11 +108,11 @@ fn run(
         let stop = AtomicBool::new(false);
         let reached = parking_lot::Mutex::new(None);
         let t = Instant::now();
-        let output = |line: &str| {
-            let d = line
-                .strip_prefix("depth ")
-                .and_then(|rest| rest.split(' ').next())
-                .and_then(|d| d.parse::<u32>().ok());
+        let report = |r: Report<'_>| {
+            let d = match r {
+                Report::Iteration { result, .. } => Some(result.depth),
+                _ => None,
+            };
             if uncapped && d.is_some_and(|d| d >= depth) {
                 reached.lock().get_or_insert_with(|| t.elapsed());
                 stop.store(true, std::sync::atomic::Ordering::SeqCst);
@@ -127,7 +127,7 @@ fn run(
                 plan.with_depth(depth)
             },
             stop: &stop,
-            output: &output,
+            report: &report,
         };
         let r = smp.search(&tt, &job);
         // A proven win ends a search before `depth`: its whole time counts.
@@ -284,7 +284,7 @@ fn paired_search(bp: &BenchPosition, pairing: Pairing, depth: u32) -> (u64, f64)
             rule: bp.rule,
             plan: Plan::depth(depth),
             stop: &stop,
-            output: &|_: &str| {},
+            report: &|_| {},
         };
         let t = Instant::now();
         let nodes = smp.search(tt, &job).result.nodes;

@@ -19,7 +19,7 @@
 use crate::board::{Board, Pos};
 use crate::notation::{self, Puzzle};
 use crate::rules::Rule;
-use crate::search::{Context, Params, Worker};
+use crate::search::{Context, Params, SearchResult, Worker};
 use crate::timeman::Plan;
 use crate::tt::TranspositionTable;
 use std::sync::atomic::AtomicBool;
@@ -125,7 +125,7 @@ pub fn run(set: &[BenchPosition], depth: u32, hash_mib: usize, params: Params) -
             plan: Plan::depth(depth),
         };
         let t = Instant::now();
-        let r = worker.search(&ctx, &bp.board, bp.rule, &|_| {});
+        let r = worker.search(&ctx, &bp.board, bp.rule);
         positions.push(PositionReport {
             nodes: r.nodes,
             us: t.elapsed().as_micros() as u64,
@@ -185,19 +185,13 @@ pub fn timed(bp: &BenchPosition, ms: u64, hash_mib: usize, params: Params) -> Ti
         stop: &stop,
         plan,
     };
-    // One (cumulative nodes, elapsed ms) pair per completed iteration, read off its line.
+    // One (cumulative nodes, elapsed ms) pair per completed iteration.
     let per_depth = std::sync::Mutex::new(Vec::new());
-    let out = |line: &str| {
-        let w: Vec<&str> = line.split_whitespace().collect();
-        let field = |name: &str| {
-            let i = w.iter().position(|&x| x == name)?;
-            w.get(i + 1)?.parse::<u64>().ok()
-        };
-        if let (Some(n), Some(ms)) = (field("nodes"), field("time")) {
-            per_depth.lock().unwrap().push((n, ms));
-        }
+    let progress = IterationTimes {
+        started,
+        per_depth: &per_depth,
     };
-    let r = Worker::new(0, params).search(&ctx, &bp.board, bp.rule, &out);
+    let r = Worker::new(0, params).search_with(&ctx, &bp.board, bp.rule, &progress);
     let (cum, completed_ms): (Vec<u64>, Vec<u64>) =
         per_depth.into_inner().unwrap().into_iter().unzip();
     // Nodes of iteration d alone = cumulative(d) - cumulative(d-1).
@@ -229,4 +223,19 @@ pub fn timed(bp: &BenchPosition, ms: u64, hash_mib: usize, params: Params) -> Ti
         ebf,
         completed_ms,
     }
+}
+
+/// Records the cumulative nodes and the elapsed milliseconds of each completed iteration.
+struct IterationTimes<'a> {
+    started: Instant,
+    per_depth: &'a std::sync::Mutex<Vec<(u64, u64)>>,
+}
+
+impl crate::search::Progress for IterationTimes<'_> {
+    fn iteration(&self, result: &SearchResult) {
+        let ms = self.started.elapsed().as_millis() as u64;
+        self.per_depth.lock().unwrap().push((result.nodes, ms));
+    }
+
+    fn nodes(&self, _: u64) {}
 }

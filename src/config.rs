@@ -32,8 +32,11 @@ crate::declare_settings! {
         hash_kib: u64 = 0, "BANGO_HASH_KIB", info "hash_size";
         /// Memory limit in bytes; 0 is none.
         max_memory: u64 = 0, "BANGO_MAX_MEMORY", info "max_memory";
-        /// Search progress as `MESSAGE` lines: 0 none, any other level shows them.
+        /// What the brain prints while it thinks: 0 nothing, 1 the log and live board markers,
+        /// 2 the log and the `INFO` block, 3 all (see `protocol::report`).
         show_detail: u8 = 1, "BANGO_SHOW_DETAIL", info "show_detail";
+        /// Think on the opponent's time (the position after our move) until the next command.
+        pondering: bool = false, "BANGO_PONDER", info "pondering";
         /// Opening book and opening prior: `on`, `off`, `book` (book alone), `prior` (prior alone).
         book: BookMode = BookMode::Both, "BANGO_BOOK";
         /// Root proof searches: `vcf` (own VCF, break the opponent's), `vct` (also own VCT), `off`.

@@ -25,17 +25,20 @@
 //! pairs of smp bench runs). Every worker searches every depth: with the marks, two workers reached
 //! depths 11 and 12 5–19% sooner (in N=2/N=1 time) than with the earlier scheme of helpers skipping
 //! alternate iterations. The first worker to end its deepening normally (depth cap, soft deadline,
-//! proven score, node share) ends the move for all. Only the aggregation prints per-depth lines
-//! (one per new deepest completed iteration, with nodes summed over all workers), and a summary
-//! line at the end. One worker is exactly [`Worker::search`]: same table, same stop flag, same
-//! output, same nodes.
+//! proven score, node share) ends the move for all. Only the aggregation reports (the job's
+//! [`Report`] callback): one report per new deepest completed iteration, with nodes summed over
+//! all workers; worker 0's root events (every worker walks the same root, so one worker's events
+//! are each event once); and one [`Report::Finished`] at the end. One worker is exactly
+//! [`Worker::search`]: same table, same stop flag, same reports, same nodes.
 
 use crate::board::Board;
 use crate::busy::BusyMoves;
 use crate::movegen;
 use crate::position::Position;
 use crate::rules::Rule;
-use crate::search::{format_score, Context, Params, Progress, RootHints, SearchResult, Worker};
+use crate::search::{
+    Context, Params, Progress, Report, RootEvent, RootOptions, SearchResult, Worker,
+};
 use crate::timeman::Plan;
 use crate::tt::TranspositionTable;
 use parking_lot::{Condvar, Mutex, MutexGuard};
@@ -308,8 +311,9 @@ pub struct Job<'a> {
     pub plan: Plan,
     /// Raised from outside when the move must be answered now.
     pub stop: &'a AtomicBool,
-    /// Receives the progress lines.
-    pub output: &'a (dyn Fn(&str) + Sync),
+    /// Receives the search's reports: each new deepest completed iteration (nodes summed over
+    /// the workers), worker 0's root events, and the end.
+    pub report: &'a (dyn Fn(Report<'_>) + Sync),
 }
 
 /// What a lazy SMP search found.
@@ -386,9 +390,9 @@ impl LazySmp {
     }
 
     /// Root advice (opening book, prior) for every worker's next search.
-    pub fn set_root_hints(&mut self, hints: &RootHints) {
+    pub fn set_root_options(&mut self, hints: &RootOptions) {
         for w in &mut self.workers {
-            w.get_mut().root_hints = hints.clone();
+            w.get_mut().root_options = hints.clone();
         }
     }
 
@@ -428,24 +432,23 @@ impl LazySmp {
             total: AtomicU64::new(0),
             printed: Mutex::new(0),
             started,
-            output: job.output,
+            report: job.report,
         };
-        let silent = |_: &str| {};
-        let output: &(dyn Fn(&str) + Sync) = if n == 1 { job.output } else { &silent };
         let workers = &self.workers;
         #[cfg(feature = "experiments")]
         let fault = self.fault;
         let work = |i: usize, rep: &Reporter<SearchResult>| {
             let hook = Hook {
+                index: i,
                 reporter: rep,
-                agg: (n > 1).then_some(&agg),
+                agg: &agg,
                 #[cfg(feature = "experiments")]
                 panic_after: fault.and_then(|(w, d)| (w == i).then_some(d)),
                 seen: Cell::new(0),
             };
             let r = workers[i]
                 .lock()
-                .search_with(&ctx, job.board, job.rule, output, &hook);
+                .search_with(&ctx, job.board, job.rule, &hook);
             hook.nodes(r.nodes);
             rep.completed(r.depth, r);
             own_stop.store(true, Ordering::SeqCst);
@@ -468,10 +471,13 @@ impl LazySmp {
             }
         };
         best.nodes = out.nodes;
-        if n > 1 {
-            let ms = started.elapsed().as_millis() as u64;
-            (job.output)(&summary_line(n, worker, &best, &out.panicked, ms));
-        }
+        (job.report)(Report::Finished {
+            result: &best,
+            workers: n,
+            worker,
+            panicked: &out.panicked,
+            elapsed: started.elapsed(),
+        });
         SmpResult {
             result: best,
             worker,
@@ -485,46 +491,21 @@ impl LazySmp {
     }
 }
 
-/// The line that ends a search of `n` workers: the chosen iteration, whose worker it was, and
-/// any worker that panicked.
-fn summary_line(
-    n: usize,
-    worker: usize,
-    best: &SearchResult,
-    panicked: &[usize],
-    ms: u64,
-) -> String {
-    let pv: Vec<String> = best.pv.iter().map(|p| p.to_string()).collect();
-    let panicked = if panicked.is_empty() {
-        String::new()
-    } else {
-        format!(" panicked {panicked:?}")
-    };
-    format!(
-        "smp workers {n} depth {} score {} nodes {} nps {} time {ms} worker {worker}{panicked} pv {}",
-        best.depth,
-        format_score(best.score),
-        best.nodes,
-        best.nodes * 1000 / ms.max(1),
-        pv.join(" ")
-    )
-}
-
-/// What the workers of one parallel search share for reporting.
+/// What the workers of one search share for reporting.
 struct Aggregator<'a> {
     /// Nodes over all workers, as last reported.
     total: AtomicU64,
-    /// The deepest iteration printed so far (held while printing, so lines stay in order).
+    /// The deepest iteration reported so far (held while reporting, so reports stay in order).
     printed: Mutex<u32>,
     started: Instant,
-    output: &'a (dyn Fn(&str) + Sync),
+    report: &'a (dyn Fn(Report<'_>) + Sync),
 }
 
 /// One worker's progress hook (lives on the worker's thread).
 struct Hook<'a> {
+    index: usize,
     reporter: &'a Reporter<SearchResult>,
-    /// Present when several workers run: the shared node total and per-depth lines.
-    agg: Option<&'a Aggregator<'a>>,
+    agg: &'a Aggregator<'a>,
     #[cfg(feature = "experiments")]
     panic_after: Option<u32>,
     /// Nodes already added to the shared total.
@@ -535,35 +516,39 @@ impl Progress for Hook<'_> {
     fn iteration(&self, r: &SearchResult) {
         self.reporter.completed(r.depth, r.clone());
         self.nodes(r.nodes);
-        if let Some(agg) = self.agg {
-            // Lines go out in increasing depth, whichever worker got there first.
-            let mut printed = agg.printed.lock();
-            if *printed < r.depth {
-                *printed = r.depth;
-                let nodes = agg.total.load(Ordering::Relaxed);
-                let ms = agg.started.elapsed().as_millis() as u64;
-                let pv: Vec<String> = r.pv.iter().map(|p| p.to_string()).collect();
-                (agg.output)(&format!(
-                    "depth {} score {} nodes {nodes} nps {} time {ms} pv {}",
-                    r.depth,
-                    format_score(r.score),
-                    nodes * 1000 / ms.max(1),
-                    pv.join(" ")
-                ));
-            }
+        let agg = self.agg;
+        // Reports go out in increasing depth, whichever worker got there first.
+        let mut printed = agg.printed.lock();
+        if *printed < r.depth {
+            *printed = r.depth;
+            (agg.report)(Report::Iteration {
+                result: r,
+                nodes: agg.total.load(Ordering::Relaxed),
+                elapsed: agg.started.elapsed(),
+            });
         }
+        drop(printed);
         #[cfg(feature = "experiments")]
         if self.panic_after.is_some_and(|d| r.depth >= d) {
             panic!("injected fault after depth {}", r.depth);
         }
     }
 
+    fn root(&self, event: RootEvent) {
+        // One worker's events: every worker walks the same root, and the markers must come
+        // once per event. Worker 0 is the one a single-worker search has.
+        if self.index == 0 {
+            (self.agg.report)(Report::Root {
+                event,
+                elapsed: self.agg.started.elapsed(),
+            });
+        }
+    }
+
     fn nodes(&self, nodes: u64) {
         self.reporter.set_nodes(nodes);
-        if let Some(agg) = self.agg {
-            let new = nodes.saturating_sub(self.seen.replace(nodes));
-            agg.total.fetch_add(new, Ordering::Relaxed);
-        }
+        let new = nodes.saturating_sub(self.seen.replace(nodes));
+        self.agg.total.fetch_add(new, Ordering::Relaxed);
     }
 }
 
@@ -778,7 +763,7 @@ mod tests {
                     score,
                     depth,
                     nodes: 0,
-                    pv: vec![Pos::new(x, 0)],
+                    ..SearchResult::unsearched(Pos::new(x, 0))
                 },
             })
         };

@@ -91,7 +91,7 @@ fn search(
         rule,
         plan,
         stop,
-        output: &|_| {},
+        report: &|_| {},
     };
     smp.search(tt, &job)
 }

@@ -824,7 +824,6 @@ async fn analysis_mode_thinks_without_playing_and_previews_a_line() {
 }
 
 #[tokio::test(flavor = "current_thread")]
-#[ignore = "needs YXNBEST (issue 22)"]
 async fn analysis_shows_three_lines_for_yxnbest_3() {
     with_board(|page, _server| async move {
         page.new_game(&[("rule", "freestyle"), ("size", "15"), ("black", "human")])

@@ -15,14 +15,16 @@
 //! search is reproducible only once the table is in place (see [`AlphaBeta::with_table`]).
 
 use super::proofs::{RootProofs, Verdict};
-use super::{Algorithm, Request};
+use super::{Algorithm, Analysis, Balance, Request};
 use crate::board::{Board, Pos};
 use crate::book::play::Opening;
 use crate::book::swap2::{self, Swap2Reply};
 use crate::config::Config;
+use crate::search::{Line, Report, RootOptions, SearchResult, WIN_MIN};
 use crate::smp::{Job, LazySmp};
 use crate::timeman::{self, Plan};
 use crate::tt::{self, TableHandle};
+use std::time::Instant;
 
 /// The alpha-beta algorithm.
 pub struct AlphaBeta {
@@ -83,6 +85,12 @@ impl Algorithm for AlphaBeta {
     }
 
     fn think(&mut self, req: &Request<'_>) -> Pos {
+        let plan = timeman::plan(&req.limits);
+        if !req.analysis.is_plain() {
+            // Analysis wants the lines themselves: no book move, no proof short cut.
+            let options = root_options(req.analysis, RootOptions::default());
+            return self.search(req, plan, options, req.report).best;
+        }
         // Opening knowledge first: a quiet book hit is played at once, otherwise it only
         // orders (or, for the prior, trims) the root.
         let folder = req.config.folder.as_deref();
@@ -93,7 +101,6 @@ impl Algorithm for AlphaBeta {
         }
         // Proofs next: a proved own win is played, a proved opponent VCF narrows the root to
         // the moves that break it.
-        let plan = timeman::plan(&req.limits);
         let mut hints = advice.hints;
         match self
             .proofs
@@ -127,25 +134,70 @@ impl Algorithm for AlphaBeta {
             }
             Verdict::Lost | Verdict::Nothing => {}
         }
-        // Normally already done at the new game; a thread count changed since costs the pool.
-        self.smp.set_threads(req.config.brain.threads);
-        self.smp.set_root_hints(&hints);
-        let tt = self.table.table();
-        tt.new_search();
-        let show = req.config.brain.show_detail != 0;
-        let output = |line: &str| {
-            if show {
-                (req.output)(line)
+        self.search(req, plan, hints, req.report).best
+    }
+
+    fn ponder(&mut self, req: &Request<'_>) {
+        // The opponent's best reply is what the next search most likely meets: its subtree
+        // fills the shared table. Unlimited: only the stop flag (the next command) ends it.
+        self.search(req, Plan::UNLIMITED, RootOptions::default(), &|_| {});
+    }
+
+    fn balance(&mut self, req: &Request<'_>, want: Balance) -> Option<Vec<Pos>> {
+        let plan = timeman::plan(&req.limits);
+        let all = |blocked: &[Pos]| RootOptions {
+            skip: blocked.to_vec(),
+            lines: Analysis::ALL,
+            ..RootOptions::default()
+        };
+        let blocked = &req.analysis.blocked;
+        if want.stones <= 1 {
+            let r = self.search(req, plan, all(blocked), req.report);
+            return Some(vec![nearest(&r, want.bias).map_or(r.best, |l| l.pv[0])]);
+        }
+        // Two stones: the first search scores every first stone; the opponent's best reply
+        // to a first stone scoring s leaves s, and worse replies leave more, so the pair
+        // nearest the bias starts from a first stone at or below it. The few nearest such
+        // stones share the rest of the time, each searched over every reply.
+        const FIRST_STONES: usize = 3;
+        let started = Instant::now();
+        let first = self.search(
+            req,
+            share(&plan, started, 1, 1 + FIRST_STONES),
+            all(blocked),
+            req.report,
+        );
+        let mut candidates: Vec<&Line> = first.lines.iter().filter(|l| !l.pv.is_empty()).collect();
+        candidates.sort_by_key(|l| (l.score > want.bias, (l.score - want.bias).abs()));
+        let mut best: Option<(i32, Vec<Pos>)> = None;
+        for (k, line) in candidates.iter().take(FIRST_STONES).enumerate() {
+            let mut board = req.board.clone();
+            if board.play(line.pv[0]).is_err() || board.is_full() {
+                continue;
             }
-        };
-        let job = Job {
-            board: req.board,
-            rule: req.rule,
-            plan,
-            stop: req.stop,
-            output: &output,
-        };
-        self.smp.search(&tt, &job).result.best
+            let sub = Request {
+                board: &board,
+                ..*req
+            };
+            let plan = share(&plan, Instant::now(), 1, FIRST_STONES - k);
+            let r = self.search(&sub, plan, all(&[]), &|_| {});
+            // The reply's score is the opponent's: the mover's is its negation.
+            let Some(reply) = nearest(&r, -want.bias) else {
+                continue;
+            };
+            let miss = (-reply.score - want.bias).abs();
+            if best.as_ref().is_none_or(|(m, _)| miss < *m) {
+                best = Some((miss, vec![line.pv[0], reply.pv[0]]));
+            }
+            if req.stop.load(std::sync::atomic::Ordering::Relaxed) {
+                break;
+            }
+        }
+        best.map(|(_, pair)| pair).or_else(|| {
+            // Nothing searched in time: the best first stone and its best reply.
+            let reply = first.pv.get(1).copied()?;
+            Some(vec![first.best, reply])
+        })
     }
 
     fn swap2(&mut self, req: &Request<'_>) -> Option<Swap2Reply> {
@@ -166,12 +218,35 @@ impl Algorithm for AlphaBeta {
 }
 
 impl AlphaBeta {
+    /// One lazy SMP search of `req.board` within `plan`, with `options` at the root (the
+    /// caller's: `req.analysis` is not applied here), reporting to `report`.
+    fn search(
+        &mut self,
+        req: &Request<'_>,
+        plan: Plan,
+        options: RootOptions,
+        report: &(dyn Fn(Report<'_>) + Sync),
+    ) -> SearchResult {
+        // Normally already done at the new game; a thread count changed since costs the pool.
+        self.smp.set_threads(req.config.brain.threads);
+        self.smp.set_root_options(&options);
+        let tt = self.table.table();
+        tt.new_search();
+        let job = Job {
+            board: req.board,
+            rule: req.rule,
+            plan,
+            stop: req.stop,
+            report,
+        };
+        self.smp.search(&tt, &job).result
+    }
+
     /// Swap2 ([`swap2::decide`]) or Swap1 ([`swap2::choose_colour`] after three stones).
     fn swap_decision(&mut self, req: &Request<'_>, swap1: bool) -> Option<Swap2Reply> {
         self.smp.set_threads(req.config.brain.threads);
         let tt = self.table.table();
         let (smp, rule, stop) = (&mut self.smp, req.rule, req.stop);
-        let silent = |_: &str| {};
         let mut search = |b: &Board, plan: Plan| {
             tt.new_search();
             let job = Job {
@@ -179,7 +254,7 @@ impl AlphaBeta {
                 rule,
                 plan,
                 stop,
-                output: &silent,
+                report: &|_| {},
             };
             smp.search(&tt, &job).result
         };
@@ -193,6 +268,42 @@ impl AlphaBeta {
         }
         swap2::decide(req.board, req.rule, &req.limits, &mut search)
     }
+}
+
+/// The root options of a search asked with `analysis`, on top of the engine's own `options`
+/// (book order, proof restriction): the analyst's lines, breadth and blocked moves.
+fn root_options(analysis: &Analysis, mut options: RootOptions) -> RootOptions {
+    options.lines = options.lines.max(analysis.lines);
+    options.every_move |= analysis.every_move;
+    options.skip.extend(analysis.blocked.iter().copied());
+    options
+}
+
+/// The principal variation whose score is nearest `bias`, proven losses last (a balanced
+/// opening is never one already lost).
+fn nearest(r: &SearchResult, bias: i32) -> Option<&Line> {
+    r.lines
+        .iter()
+        .filter(|l| !l.pv.is_empty())
+        .min_by_key(|l| (l.score <= -WIN_MIN, (l.score - bias).abs()))
+}
+
+/// `parts` of `of` equal shares of what `plan` has left at `now`: the time budget and the
+/// node cap are divided, the depth cap kept. A plan without a budget is returned as it is (the
+/// depth cap or the stop flag ends each search).
+fn share(plan: &Plan, now: Instant, parts: usize, of: usize) -> Plan {
+    let of = of.max(1) as u32;
+    let parts = parts.min(of as usize) as u32;
+    let mut shared = match (plan.budget, plan.hard) {
+        (Some(_), Some(hard)) => {
+            let left = hard.saturating_duration_since(now);
+            Plan::within(now, left * parts / of)
+        }
+        _ => *plan,
+    };
+    shared.max_depth = plan.max_depth;
+    shared.max_nodes = plan.max_nodes.map(|n| n * parts as u64 / of as u64);
+    shared
 }
 
 #[cfg(test)]

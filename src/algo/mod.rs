@@ -9,6 +9,7 @@
 use crate::board::{Board, Pos};
 use crate::config::Config;
 use crate::rules::Rule;
+use crate::search::Report;
 use crate::timeman::Limits;
 use std::sync::atomic::AtomicBool;
 
@@ -30,9 +31,47 @@ pub struct Request<'a> {
     pub config: &'a Config,
     /// Raised (by the protocol reader) when the move must be answered now.
     pub stop: &'a AtomicBool,
-    /// Receives human-readable progress lines (printed as `MESSAGE`); may be called from any
-    /// search thread.
+    /// Receives human-readable notes (book, proofs; printed as `MESSAGE`); may be called from
+    /// any search thread.
     pub output: &'a (dyn Fn(&str) + Sync),
+    /// Receives the search's reports (iterations, principal variations, root events, the end);
+    /// may be called from any search thread. What to print of them is the caller's choice.
+    pub report: &'a (dyn Fn(Report<'_>) + Sync),
+    /// What an analyst asked of this search beyond a move (the default: just play).
+    pub analysis: &'a Analysis,
+}
+
+/// What an analyst asks of a search beyond the move to play.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Analysis {
+    /// Principal variations to compute (multi-PV); 0 and 1 mean one, [`Analysis::ALL`] every
+    /// candidate move.
+    pub lines: usize,
+    /// Every candidate move at the root, without the pruning that keeps only the defences
+    /// against an open three (defence analysis).
+    pub every_move: bool,
+    /// Moves the analyst excluded from the root.
+    pub blocked: Vec<Pos>,
+}
+
+impl Analysis {
+    /// As many principal variations as there are candidate moves.
+    pub const ALL: usize = usize::MAX;
+
+    /// Whether this is plain play: one line, the usual root, nothing blocked. Only plain play
+    /// may answer from the book or from a root proof without searching.
+    pub fn is_plain(&self) -> bool {
+        self.lines <= 1 && !self.every_move && self.blocked.is_empty()
+    }
+}
+
+/// The position that a balance search looks for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Balance {
+    /// Stones to place: 1 (a move) or 2 (a move and the reply).
+    pub stones: usize,
+    /// The score wanted after them, from the side to move's view (0: even).
+    pub bias: i32,
 }
 
 /// A move-choosing algorithm.
@@ -46,6 +85,21 @@ pub trait Algorithm: Send {
     /// A new game on a board of side `size` begins: drop per-game state. Expensive structures
     /// (tables) should be kept and reused when the size and settings allow.
     fn new_game(&mut self, size: usize, config: &Config);
+
+    /// Searches `req.board` with the opponent of the last move to move until `req.stop` is
+    /// raised, printing nothing, so that the next search finds the table filled (pondering).
+    /// The default does nothing.
+    fn ponder(&mut self, req: &Request<'_>) {
+        let _ = req;
+    }
+
+    /// The stones ([`Balance::stones`] of them, alternating colours from the side to move)
+    /// that leave the position closest to [`Balance::bias`], or `None` when the algorithm
+    /// cannot judge positions (the session then answers `ERROR`).
+    fn balance(&mut self, req: &Request<'_>, want: Balance) -> Option<Vec<Pos>> {
+        let _ = (req, want);
+        None
+    }
 
     /// The Swap2 decision for `req.board` (0, 3 or 5 stones placed black first; see
     /// [`crate::book::swap2`]). `None` (the default) leaves the answer to the session's simple

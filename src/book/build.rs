@@ -21,7 +21,7 @@ use super::symmetry::{canonical, stones_of, Key, Symmetry};
 use super::{BookFile, CoordinateSystem, OpeningLine, RuleNames};
 use crate::board::{Board, Color, Pos};
 use crate::rules::{is_forbidden, is_win_at, Rule};
-use crate::search::{Context, Params, RootHints, SearchResult, Worker, WIN_MIN};
+use crate::search::{Context, Params, RootOptions, SearchResult, Worker, WIN_MIN};
 use crate::timeman::Plan;
 use crate::tt::TranspositionTable;
 use std::collections::{BTreeMap, HashSet};
@@ -96,10 +96,9 @@ struct Builder {
 
 impl Builder {
     fn search(&mut self, board: &Board, skip: &[Pos]) -> SearchResult {
-        self.worker.root_hints = RootHints {
-            first: Vec::new(),
+        self.worker.root_options = RootOptions {
             skip: skip.to_vec(),
-            only: Vec::new(),
+            ..RootOptions::default()
         };
         let now = Instant::now();
         // The depth decides; the time is only a safety cap (no soft deadline).
@@ -113,7 +112,7 @@ impl Builder {
             },
         };
         self.tt.new_search();
-        let r = self.worker.search(&ctx, board, self.p.rule, &|_: &str| {});
+        let r = self.worker.search(&ctx, board, self.p.rule);
         self.stats.searches += 1;
         if r.depth < self.p.depth && r.score.abs() < WIN_MIN {
             self.stats.capped += 1;

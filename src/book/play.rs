@@ -22,7 +22,7 @@ use crate::movegen::{self, usable_threat, QUIET_RANK};
 use crate::pattern::Threat;
 use crate::position::Position;
 use crate::rules::Rule;
-use crate::search::RootHints;
+use crate::search::RootOptions;
 use std::path::{Path, PathBuf};
 
 crate::setting_enum! {
@@ -64,7 +64,7 @@ pub struct Advice {
     /// Play this at once (a book move in a quiet position).
     pub play: Option<Pos>,
     /// Otherwise, hints for the root of the search.
-    pub hints: RootHints,
+    pub hints: RootOptions,
 }
 
 /// Book cache and switches of one engine, kept across games.

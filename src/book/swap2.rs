@@ -248,6 +248,7 @@ mod tests {
                 depth: plan.max_depth.unwrap_or(u32::MAX).min(3),
                 nodes: 1,
                 pv: vec![best],
+                ..SearchResult::unsearched(best)
             }
         }
     }

@@ -72,9 +72,12 @@ pub enum Info {
     ThreadNum(u64),
     /// `hash_size` in KiB.
     HashSize(u64),
-    /// `show_detail` (any non-zero number is on).
-    ShowDetail(bool),
-    /// A key we accept and ignore (`caution_factor`, `pondering`, and unknown keys).
+    /// `show_detail` level: 0 nothing, 1 live board markers, 2 the info block, 3 both (the
+    /// session clamps other values).
+    ShowDetail(i64),
+    /// `pondering` (non-zero: think on the opponent's time).
+    Pondering(bool),
+    /// A key we accept and ignore (`caution_factor` and unknown keys).
     Ignored(String),
 }
 
@@ -116,6 +119,25 @@ pub enum Command {
     YxHashClear,
     /// `PRINT`.
     Print,
+    /// `YXNBEST n`: the `n` best moves as principal variations; answered (and played) like
+    /// `TURN`'s move.
+    YxNbest(u64),
+    /// `YXSEARCHDEFEND`: every candidate move searched; answered by the moves that hold.
+    YxSearchDefend,
+    /// `YXBALANCEONE b` (`stones` 1) or `YXBALANCETWO b` (`stones` 2): the stones that leave
+    /// the position closest to the score `bias` (0 when not given); not played.
+    YxBalance {
+        /// Stones to answer: 1 or 2.
+        stones: usize,
+        /// The score wanted, from the side to move's view.
+        bias: i64,
+    },
+    /// `YXBLOCK` with its body: moves to leave out of the root from now on.
+    YxBlock(Vec<Coord>),
+    /// `YXBLOCKUNDO`: the last blocked move is allowed again.
+    YxBlockUndo,
+    /// `YXBLOCKRESET`: every blocked move is allowed again.
+    YxBlockReset,
     /// A command word we do not know (the reply is `UNKNOWN <what>`).
     Unknown(String),
     /// A known command that is malformed (the reply is `ERROR <reason>`).
@@ -132,6 +154,9 @@ impl Command {
                 | Command::Board(BoardKind::Board, _)
                 | Command::Swap2Board(_)
                 | Command::Swap1Board(_)
+                | Command::YxNbest(_)
+                | Command::YxSearchDefend
+                | Command::YxBalance { .. }
         )
     }
 }
@@ -156,6 +181,14 @@ const WORDS: &[&str] = &[
     "YXSHOWFORBID",
     "YXHASHCLEAR",
     "PRINT",
+    "STOP",
+    "YXNBEST",
+    "YXSEARCHDEFEND",
+    "YXBALANCEONE",
+    "YXBALANCETWO",
+    "YXBLOCK",
+    "YXBLOCKUNDO",
+    "YXBLOCKRESET",
 ];
 
 #[derive(Debug)]
@@ -168,6 +201,10 @@ enum Body {
     Swap2 {
         swap1: bool,
         stones: Vec<Coord>,
+        error: Option<String>,
+    },
+    Block {
+        moves: Vec<Coord>,
         error: Option<String>,
     },
 }
@@ -215,7 +252,11 @@ impl Parser {
                     error.get_or_insert(e);
                 }
             },
-            Body::Swap2 { stones, error, .. } => match parse_coord(line) {
+            Body::Swap2 { stones, error, .. }
+            | Body::Block {
+                moves: stones,
+                error,
+            } => match parse_coord(line) {
                 Ok(c) => stones.push(c),
                 Err(e) => {
                     error.get_or_insert(e);
@@ -229,7 +270,9 @@ impl Parser {
     pub fn feed_too_long(&mut self) -> Option<Command> {
         match self.body.as_mut() {
             None => Some(Command::Error("line too long".into())),
-            Some(Body::Board { error, .. }) | Some(Body::Swap2 { error, .. }) => {
+            Some(Body::Board { error, .. })
+            | Some(Body::Swap2 { error, .. })
+            | Some(Body::Block { error, .. }) => {
                 error.get_or_insert_with(|| "line too long".into());
                 None
             }
@@ -251,6 +294,9 @@ impl Parser {
             Some(Body::Board { .. }) => "YXBOARD",
             Some(Body::Swap2 { swap1: true, .. }) => "SWAP1BOARD",
             Some(Body::Swap2 { .. }) => "SWAP2BOARD",
+            Some(Body::Block { .. }) => {
+                return Command::Error("YXBLOCK not closed by DONE; nothing blocked".into())
+            }
             None => "body",
         };
         Command::Error(format!("{name} not closed by DONE; position unchanged"))
@@ -274,6 +320,10 @@ fn finish(body: Body) -> Command {
             stones,
             error: None,
         } => Command::Swap1Board(stones),
+        Body::Block { moves, error: None } => Command::YxBlock(moves),
+        Body::Block { error: Some(e), .. } => {
+            Command::Error(format!("YXBLOCK: {e}; nothing blocked"))
+        }
         Body::Board {
             kind,
             error: Some(e),
@@ -319,9 +369,16 @@ fn parse_single(line: &str, body: &mut Option<Body>) -> Option<Command> {
         Err(e) => Command::Error(format!("{upper}: {e}")),
     };
     Some(match upper.as_str() {
-        "START" => match parse_int(rest) {
-            Ok(n) => Command::Start(n),
-            Err(e) => Command::Error(format!("START: {e}")),
+        // `START n`, or `START w h` as Yixin-Board sends it (`w` = `h`: a square board).
+        "START" => match rest.split_whitespace().collect::<Vec<_>>()[..] {
+            [w, h] => match (parse_int(w), parse_int(h)) {
+                (Ok(w), Ok(h)) => Command::RectStart(w, h),
+                (Err(e), _) | (_, Err(e)) => Command::Error(format!("START: {e}")),
+            },
+            _ => match parse_int(rest) {
+                Ok(n) => Command::Start(n),
+                Err(e) => Command::Error(format!("START: {e}")),
+            },
         },
         "RECTSTART" => match parse_coord(rest) {
             Ok(c) => Command::RectStart(c.x, c.y),
@@ -362,7 +419,37 @@ fn parse_single(line: &str, body: &mut Option<Body>) -> Option<Command> {
         "END" => Command::End,
         "ABOUT" => no_args(Command::About),
         "RESTART" => no_args(Command::Restart),
-        "YXSTOP" => Command::YxStop,
+        "YXSTOP" | "STOP" => Command::YxStop,
+        "YXNBEST" => match parse_int(rest) {
+            Ok(n) if n >= 1 => Command::YxNbest(n as u64),
+            Ok(n) => Command::Error(format!("YXNBEST: {n} lines (at least 1)")),
+            Err(e) => Command::Error(format!("YXNBEST: {e}")),
+        },
+        "YXSEARCHDEFEND" => no_args(Command::YxSearchDefend),
+        "YXBALANCEONE" | "YXBALANCETWO" => {
+            let stones = if upper == "YXBALANCEONE" { 1 } else { 2 };
+            let bias = if rest.is_empty() {
+                Ok(0)
+            } else {
+                parse_int(rest)
+            };
+            match bias {
+                Ok(bias) => Command::YxBalance { stones, bias },
+                Err(e) => Command::Error(format!("{upper}: {e}")),
+            }
+        }
+        "YXBLOCK" => {
+            if !rest.is_empty() {
+                return Some(Command::Error("YXBLOCK takes no arguments".into()));
+            }
+            *body = Some(Body::Block {
+                moves: Vec::new(),
+                error: None,
+            });
+            return None;
+        }
+        "YXBLOCKUNDO" => no_args(Command::YxBlockUndo),
+        "YXBLOCKRESET" => no_args(Command::YxBlockReset),
         "YXSHOWFORBID" => no_args(Command::YxShowForbid),
         "YXHASHCLEAR" => Command::YxHashClear,
         "PRINT" => no_args(Command::Print),
@@ -398,8 +485,9 @@ fn parse_info(rest: &str) -> Command {
         "max_node" => num!(MaxNode, u64),
         "thread_num" => num!(ThreadNum, u64),
         "hash_size" => num!(HashSize, u64),
-        "show_detail" => match value.parse::<i64>() {
-            Ok(v) => Info::ShowDetail(v != 0),
+        "show_detail" => num!(ShowDetail, i64),
+        "pondering" => match value.parse::<i64>() {
+            Ok(v) => Info::Pondering(v != 0),
             Err(_) => return bad(format!("bad number {value:?}")),
         },
         "evaluate" => match parse_coord(value) {
@@ -495,6 +583,60 @@ mod tests {
     }
 
     #[test]
+    fn analysis_commands() {
+        // Yixin-Board opens with the size twice.
+        assert_eq!(one("start 15 15"), Command::RectStart(15, 15));
+        assert_eq!(one("START 15 20"), Command::RectStart(15, 20));
+        assert!(matches!(one("START 15 x"), Command::Error(e) if e.contains("bad number")));
+        assert_eq!(one("stop"), Command::YxStop);
+        assert_eq!(one("YXNBEST 3"), Command::YxNbest(3));
+        assert!(matches!(one("YXNBEST 0"), Command::Error(_)));
+        assert!(matches!(one("YXNBEST"), Command::Error(_)));
+        assert_eq!(one("yxsearchdefend"), Command::YxSearchDefend);
+        assert_eq!(
+            one("YXBALANCEONE 200"),
+            Command::YxBalance {
+                stones: 1,
+                bias: 200
+            }
+        );
+        assert_eq!(
+            one("yxbalancetwo"),
+            Command::YxBalance { stones: 2, bias: 0 }
+        );
+        assert!(matches!(one("YXBALANCETWO even"), Command::Error(_)));
+        assert_eq!(one("YXBLOCKUNDO"), Command::YxBlockUndo);
+        assert_eq!(one("yxblockreset"), Command::YxBlockReset);
+        for c in [
+            Command::YxNbest(2),
+            Command::YxSearchDefend,
+            Command::YxBalance { stones: 1, bias: 0 },
+        ] {
+            assert!(c.wants_move(), "{c:?}");
+        }
+        assert!(!Command::YxBlock(vec![]).wants_move());
+    }
+
+    #[test]
+    fn block_body_collected_until_done() {
+        let mut p = Parser::new();
+        assert!(p.feed("YXBLOCK").is_empty());
+        assert!(p.feed("7,7").is_empty());
+        assert!(p.feed(" 8 , 9 ").is_empty());
+        assert_eq!(
+            p.feed("DONE"),
+            vec![Command::YxBlock(vec![c(7, 7), c(8, 9)])]
+        );
+        p.feed("YXBLOCK");
+        p.feed("7,7,1");
+        assert!(matches!(&p.feed("done")[0], Command::Error(e) if e.contains("nothing blocked")));
+        p.feed("yxblock");
+        let v = p.feed("YXNBEST 2");
+        assert!(matches!(&v[0], Command::Error(e) if e.contains("YXBLOCK not closed")));
+        assert_eq!(v[1], Command::YxNbest(2));
+    }
+
+    #[test]
     fn info_keys() {
         let i = |l: &str| match one(l) {
             Command::Info(i) => i,
@@ -515,13 +657,14 @@ mod tests {
         assert_eq!(i("INFO max_node 100000"), Info::MaxNode(100000));
         assert_eq!(i("INFO thread_num 2"), Info::ThreadNum(2));
         assert_eq!(i("INFO hash_size 65536"), Info::HashSize(65536));
-        assert_eq!(i("INFO show_detail 0"), Info::ShowDetail(false));
-        assert_eq!(i("INFO show_detail 3"), Info::ShowDetail(true));
+        assert_eq!(i("INFO show_detail 0"), Info::ShowDetail(0));
+        assert_eq!(i("INFO show_detail 3"), Info::ShowDetail(3));
+        assert_eq!(i("INFO pondering 1"), Info::Pondering(true));
+        assert_eq!(i("INFO pondering 0"), Info::Pondering(false));
         assert_eq!(
             i("INFO caution_factor 2"),
             Info::Ignored("caution_factor".into())
         );
-        assert_eq!(i("INFO pondering 1"), Info::Ignored("pondering".into()));
     }
 
     #[test]

@@ -28,6 +28,13 @@
 //! move, pending or later, so the search in progress returns at once, and the thinker applies
 //! no further command, even with commands still queued.
 //!
+//! # Pondering
+//! With `INFO pondering 1`, after a command that we answered with our move, the thinker searches
+//! the position with the opponent to move while no command is queued ([`Session::ponder`]); the
+//! reader ends that search by raising a separate flag after every line it reads, so the next
+//! command is applied within one poll of the search (a few hundred nodes, or the lazy SMP
+//! monitor's period). The ponder prints nothing and answers nothing.
+//!
 //! Replies end in CRLF and are flushed line by line. Commands are applied in order: `END` stops
 //! any pending search at once (its move is still printed, being the reply to an earlier
 //! command), then ends the session without a word.
@@ -42,6 +49,7 @@ use std::time::Instant;
 
 pub mod command;
 pub mod lines;
+pub mod report;
 pub mod session;
 pub mod web;
 
@@ -76,6 +84,8 @@ struct StopControl {
     stop_upto: AtomicU64,
     /// The transport hung up: apply nothing more.
     hung_up: AtomicBool,
+    /// Ends a ponder search: raised by the reader after every line it has passed on.
+    ponder_stop: AtomicBool,
 }
 
 impl StopControl {
@@ -111,6 +121,7 @@ impl Hangup {
         // Before the flag: `arm` reads `stop_upto` after clearing the flag, so it re-raises it.
         s.stop_upto.store(u64::MAX, Ordering::SeqCst);
         s.stop.store(true, Ordering::SeqCst);
+        s.ponder_stop.store(true, Ordering::SeqCst);
     }
 
     /// Whether [`Hangup::hang_up`] was called.
@@ -188,6 +199,15 @@ where
         if flow == Flow::End {
             return SessionEnd::End;
         }
+        // Pondering, while no command waits. The reader raises `ponder_stop` after it has
+        // queued a line, so a line queued after the emptiness check still ends the ponder, and
+        // one queued before it is seen by the check.
+        if session.wants_ponder() {
+            shared.ponder_stop.store(false, Ordering::SeqCst);
+            if rx.is_empty() && !hung_up() {
+                session.ponder(&shared.ponder_stop);
+            }
+        }
     }
     if hung_up() {
         SessionEnd::HungUp
@@ -230,13 +250,17 @@ fn read_loop<R: Read>(input: R, tx: Sender<Incoming>, shared: &StopControl) {
             );
             let at = if multi_line { body_started } else { now };
             if !send(cmd, at) {
+                shared.ponder_stop.store(true, Ordering::SeqCst);
                 return;
             }
         }
+        // Any line ends a ponder (after the line's commands are queued: see the thinker).
+        shared.ponder_stop.store(true, Ordering::SeqCst);
     }
     if let Some(cmd) = parser.finish() {
         send(cmd, Instant::now());
     }
+    shared.ponder_stop.store(true, Ordering::SeqCst);
 }
 
 /// Runs the brain configured by `config` on stdin/stdout until `END` or end of input.

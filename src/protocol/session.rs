@@ -21,11 +21,13 @@
 //! given stays the last move.
 
 use super::command::{BoardKind, Command, Coord, Info, Owner};
-use crate::algo::{Algorithm, Request};
+use super::report::{moves, Printer};
+use crate::algo::{Algorithm, Analysis, Balance, Request};
 use crate::board::{Board, Color, Pos, MAX_SIZE, MIN_SIZE};
 use crate::book::swap2::Swap2Reply;
 use crate::config::Config;
 use crate::rules::{self, Rule};
+use crate::search::WIN_MIN;
 use crate::timeman::{Limits, TimeControl};
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
@@ -53,6 +55,10 @@ pub struct Session {
     max_depth: Option<u32>,
     max_nodes: Option<u64>,
     game_type: u64,
+    /// Moves an analyst left out of the root (`YXBLOCK`), until `YXBLOCKRESET` or a new game.
+    blocked: Vec<Pos>,
+    /// The last command was answered with our move on the board: a ponder may follow.
+    ponder_ready: bool,
 }
 
 impl Session {
@@ -68,6 +74,8 @@ impl Session {
             max_depth: None,
             max_nodes: None,
             game_type: 0,
+            blocked: Vec::new(),
+            ponder_ready: false,
         }
     }
 
@@ -100,6 +108,11 @@ impl Session {
         stop: &AtomicBool,
         out: Sink<'_>,
     ) -> Flow {
+        self.ponder_ready = false;
+        let played = matches!(
+            cmd,
+            Command::Begin | Command::Turn(_) | Command::Board(BoardKind::Board, _)
+        );
         let result = match cmd {
             Command::End => return Flow::End,
             Command::Start(n) => self.start(n, n).map(|_| out("OK")),
@@ -112,7 +125,7 @@ impl Session {
             Command::Play(c) => self.play(c).map(|p| out(&p.to_string())),
             Command::Swap2Board(stones) => self.swap2(&stones, false, started, stop, out),
             Command::Swap1Board(stones) => self.swap2(&stones, true, started, stop, out),
-            Command::Info(info) => self.info(info),
+            Command::Info(info) => self.info(info, out),
             Command::About => {
                 out(&about(self.algo.name()));
                 Ok(())
@@ -120,12 +133,25 @@ impl Session {
             Command::YxStop | Command::YxHashClear => Ok(()),
             Command::YxShowForbid => self.show_forbid().map(|s| out(&s)),
             Command::Print => self.print(out),
+            Command::YxNbest(n) => self.nbest(n, started, stop, out),
+            Command::YxSearchDefend => self.search_defend(started, stop, out),
+            Command::YxBalance { stones, bias } => self.balance(stones, bias, started, stop, out),
+            Command::YxBlock(moves) => self.block(&moves),
+            Command::YxBlockUndo => {
+                self.blocked.pop();
+                Ok(())
+            }
+            Command::YxBlockReset => {
+                self.blocked.clear();
+                Ok(())
+            }
             Command::Unknown(what) => {
                 out(&format!("UNKNOWN {what}"));
                 Ok(())
             }
             Command::Error(why) => Err(why),
         };
+        self.ponder_ready = played && result.is_ok();
         if let Err(why) = result {
             out(&format!("ERROR {why}"));
         }
@@ -155,6 +181,7 @@ impl Session {
     fn new_game(&mut self, size: usize) {
         self.board = Some(Board::new(size));
         self.me = None;
+        self.blocked.clear();
         self.algo.new_game(size, &self.config);
     }
 
@@ -169,7 +196,7 @@ impl Session {
             return Err("BEGIN on a non-empty board (use BOARD to set a position)".into());
         }
         self.me = Some(Color::Black);
-        let p = self.think(started, stop, out)?;
+        let p = self.think(started, stop, out, &Analysis::default())?;
         out(&p.to_string());
         Ok(())
     }
@@ -188,7 +215,7 @@ impl Session {
         self.me = Some(me);
         let board = self.board.as_mut().expect("checked above");
         board.put(p, me.opponent()).expect("checked empty");
-        let q = self.think(started, stop, out)?;
+        let q = self.think(started, stop, out, &Analysis::default())?;
         out(&q.to_string());
         Ok(())
     }
@@ -230,7 +257,7 @@ impl Session {
         self.board = Some(board);
         self.me = Some(me);
         if kind == BoardKind::Board {
-            let p = self.think(started, stop, out)?;
+            let p = self.think(started, stop, out, &Analysis::default())?;
             out(&p.to_string());
         }
         Ok(())
@@ -284,7 +311,7 @@ impl Session {
                 // We take white and play its next move (the "one move" answer).
                 self.board = Some(board);
                 self.me = Some(Color::White);
-                let p = self.think(started, stop, out)?;
+                let p = self.think(started, stop, out, &Analysis::default())?;
                 out(&p.to_string());
                 Ok(())
             }
@@ -313,12 +340,7 @@ impl Session {
         stop: &AtomicBool,
         out: Sink<'_>,
     ) -> bool {
-        let show = self.config.brain.show_detail != 0;
-        let emit = |s: &str| {
-            if show {
-                out(&format!("MESSAGE {s}"));
-            }
-        };
+        let emit = self.notes(out);
         let req = Request {
             board,
             rule: self.rule,
@@ -326,6 +348,8 @@ impl Session {
             config: &self.config,
             stop,
             output: &emit,
+            report: &|_| {},
+            analysis: &Analysis::default(),
         };
         let algo = &mut self.algo;
         let reply = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
@@ -370,7 +394,7 @@ impl Session {
         true
     }
 
-    fn info(&mut self, info: Info) -> Result<(), String> {
+    fn info(&mut self, info: Info, out: Sink<'_>) -> Result<(), String> {
         match info {
             Info::TimeoutTurn(ms) => self.time.turn_ms = Some(ms),
             Info::TimeoutMatch(ms) => self.time.match_ms = Some(ms),
@@ -383,10 +407,227 @@ impl Session {
             Info::MaxNode(n) => self.max_nodes = (n > 0).then_some(n),
             Info::ThreadNum(n) => self.config.brain.threads = (n as usize).max(1),
             Info::HashSize(kib) => self.config.brain.hash_kib = kib,
-            Info::ShowDetail(on) => self.config.brain.show_detail = u8::from(on),
+            Info::ShowDetail(level) => {
+                let clamped = level.clamp(0, 3);
+                if clamped != level {
+                    out(&format!(
+                        "MESSAGE show_detail {level} is not a level (0-3); using {clamped}"
+                    ));
+                }
+                self.config.brain.show_detail = clamped as u8;
+            }
+            Info::Pondering(on) => self.config.brain.pondering = on,
             Info::Evaluate(_) | Info::Ignored(_) => {}
         }
         Ok(())
+    }
+
+    /// `YXNBEST n`: `n` principal variations, the best move answered and played like `TURN`'s.
+    fn nbest(
+        &mut self,
+        n: u64,
+        started: Instant,
+        stop: &AtomicBool,
+        out: Sink<'_>,
+    ) -> Result<(), String> {
+        self.ready_to_analyse()?;
+        let analysis = Analysis {
+            lines: n.min(usize::MAX as u64) as usize,
+            ..self.analysis()
+        };
+        let p = self.think(started, stop, out, &analysis)?;
+        out(&p.to_string());
+        Ok(())
+    }
+
+    /// `YXSEARCHDEFEND`: every candidate move searched as its own principal variation; answered
+    /// by the moves that do not lose (`NONE` when every move loses), each lost one marked
+    /// `MESSAGE REALTIME LOST`. Nothing is played.
+    fn search_defend(
+        &mut self,
+        started: Instant,
+        stop: &AtomicBool,
+        out: Sink<'_>,
+    ) -> Result<(), String> {
+        self.ready_to_analyse()?;
+        let analysis = Analysis {
+            lines: Analysis::ALL,
+            every_move: true,
+            ..self.analysis()
+        };
+        let (_, lines) = self.ask(started, stop, out, &analysis)?;
+        if lines.is_empty() {
+            return Err("YXSEARCHDEFEND: no iteration completed in the time given".into());
+        }
+        let (lost, held): (Vec<_>, Vec<_>) = lines
+            .iter()
+            .filter(|l| !l.pv.is_empty())
+            .partition(|l| l.score <= -WIN_MIN);
+        for l in &lost {
+            out(&format!("MESSAGE REALTIME LOST {}", l.pv[0]));
+        }
+        let held: Vec<Pos> = held.iter().map(|l| l.pv[0]).collect();
+        out(&format!(
+            "MESSAGE DEFEND {} of {} moves hold",
+            held.len(),
+            held.len() + lost.len()
+        ));
+        if held.is_empty() {
+            out("NONE");
+        } else {
+            out(&moves(&held));
+        }
+        Ok(())
+    }
+
+    /// `YXBALANCEONE b` / `YXBALANCETWO b`: the stones that leave the position closest to the
+    /// score `b`, answered as `x,y` or `x,y x,y`; nothing is played.
+    fn balance(
+        &mut self,
+        stones: usize,
+        bias: i64,
+        started: Instant,
+        stop: &AtomicBool,
+        out: Sink<'_>,
+    ) -> Result<(), String> {
+        self.ready_to_analyse()?;
+        let me = self
+            .me
+            .unwrap_or_else(|| self.board.as_ref().expect("checked").side_to_move());
+        let mut board = self.board.clone().expect("checked");
+        board.set_side_to_move(me);
+        if board.empty_cells().count() < stones {
+            return Err(format!("no room for {stones} stones"));
+        }
+        let bias = bias.clamp(-(WIN_MIN as i64) + 1, WIN_MIN as i64 - 1) as i32;
+        let analysis = self.analysis();
+        let limits = self.limits(started);
+        let emit = self.notes(out);
+        let printer = self.printer(out, &analysis);
+        let report = |r: crate::search::Report<'_>| printer.report(r);
+        let req = Request {
+            board: &board,
+            rule: self.rule,
+            limits,
+            config: &self.config,
+            stop,
+            output: &emit,
+            report: &report,
+            analysis: &analysis,
+        };
+        let want = Balance { stones, bias };
+        let algo = &mut self.algo;
+        let answer =
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| algo.balance(&req, want)));
+        let stones_found = match answer {
+            Ok(Some(found)) => found,
+            Ok(None) => return Err(format!("{} cannot judge balance", self.algo.name())),
+            Err(_) => return Err(format!("{} failed (panicked)", self.algo.name())),
+        };
+        // Each stone must be legal for its colour in turn.
+        let mut check = board.clone();
+        for &p in &stones_found {
+            let mover = check.side_to_move();
+            if !is_legal(&mut check, p, mover, self.rule) {
+                return Err(format!("balance answered the illegal stone {p}"));
+            }
+            check.play(p).expect("checked legal");
+        }
+        out(&moves(&stones_found));
+        Ok(())
+    }
+
+    /// `YXBLOCK` … `DONE`: adds on-board points to the blocked moves (all or none).
+    fn block(&mut self, coords: &[Coord]) -> Result<(), String> {
+        let board = self.current()?;
+        let points = coords
+            .iter()
+            .map(|&c| on_board(board, c))
+            .collect::<Result<Vec<Pos>, String>>()
+            .map_err(|e| format!("YXBLOCK: {e}; nothing blocked"))?;
+        for p in points {
+            if !self.blocked.contains(&p) {
+                self.blocked.push(p);
+            }
+        }
+        Ok(())
+    }
+
+    /// The analysis every think starts from: the blocked moves.
+    fn analysis(&self) -> Analysis {
+        Analysis {
+            blocked: self.blocked.clone(),
+            ..Analysis::default()
+        }
+    }
+
+    /// An analysis command needs a game with an empty point.
+    fn ready_to_analyse(&self) -> Result<(), String> {
+        if self.current()?.is_full() {
+            return Err("the board is full".into());
+        }
+        Ok(())
+    }
+
+    /// Whether the last command left our move on the board with pondering on: the caller may
+    /// then call [`Session::ponder`] while no command is waiting.
+    pub fn wants_ponder(&self) -> bool {
+        self.ponder_ready
+            && self.config.brain.pondering
+            && self.board.as_ref().is_some_and(|b| !b.is_full())
+    }
+
+    /// Searches the current position with the opponent to move until `stop` is raised,
+    /// printing nothing (see [`Algorithm::ponder`]). The board and the game are unchanged.
+    pub fn ponder(&mut self, stop: &AtomicBool) {
+        let (Some(board), Some(me)) = (self.board.as_ref(), self.me) else {
+            return;
+        };
+        let mut board = board.clone();
+        board.set_side_to_move(me.opponent());
+        let over = board
+            .last_move()
+            .and_then(|p| Some((p, board.at(p)?)))
+            .is_some_and(|(p, c)| rules::is_win_at(&board, p, c, self.rule));
+        if board.is_full() || over {
+            return;
+        }
+        let req = Request {
+            board: &board,
+            rule: self.rule,
+            limits: Limits::new(TimeControl::default()),
+            config: &self.config,
+            stop,
+            output: &|_| {},
+            report: &|_| {},
+            analysis: &Analysis::default(),
+        };
+        let algo = &mut self.algo;
+        // A failed ponder costs nothing but the ponder.
+        let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| algo.ponder(&req)));
+    }
+
+    /// The sink of the algorithm's notes: `MESSAGE` lines under any `show_detail` but 0.
+    fn notes<'s>(&self, out: Sink<'s>) -> impl Fn(&str) + Sync + 's {
+        let show = self.config.brain.show_detail != 0;
+        move |s: &str| {
+            if show {
+                out(&format!("MESSAGE {s}"));
+            }
+        }
+    }
+
+    /// The printer of a think's reports with `analysis`: real times unless the think is
+    /// deterministic (one worker and a depth or node cap).
+    fn printer<'s>(&self, out: Sink<'s>, analysis: &Analysis) -> Printer<'s> {
+        let deterministic = self.config.brain.threads <= 1
+            && (self.max_depth.is_some() || self.max_nodes.is_some());
+        Printer::new(
+            out,
+            self.config.brain.show_detail,
+            !deterministic,
+            analysis.lines > 1,
+        )
     }
 
     fn show_forbid(&mut self) -> Result<String, String> {
@@ -439,10 +680,41 @@ impl Session {
     }
 
     /// Asks the algorithm for our move on the current board, checks it and places it.
-    fn think(&mut self, started: Instant, stop: &AtomicBool, out: Sink<'_>) -> Result<Pos, String> {
-        let me = self.me.expect("colour set before thinking");
+    fn think(
+        &mut self,
+        started: Instant,
+        stop: &AtomicBool,
+        out: Sink<'_>,
+        analysis: &Analysis,
+    ) -> Result<Pos, String> {
+        let (p, _) = self.ask(started, stop, out, analysis)?;
+        let me = self.me.expect("colour set by ask");
+        let board = self.board.as_mut().expect("checked by ask");
+        board.put(p, me).expect("checked legal");
+        Ok(p)
+    }
+
+    /// Asks the algorithm for our move on the current board with `analysis`, printing its
+    /// reports; returns the move (checked legal, not placed) and the search's principal
+    /// variations.
+    fn ask(
+        &mut self,
+        started: Instant,
+        stop: &AtomicBool,
+        out: Sink<'_>,
+        analysis: &Analysis,
+    ) -> Result<(Pos, Vec<crate::search::Line>), String> {
+        let me = self.me.unwrap_or_else(|| {
+            self.board
+                .as_ref()
+                .map_or(Color::Black, |b| b.side_to_move())
+        });
+        self.me = Some(me);
         let rule = self.rule;
         let limits = self.limits(started);
+        let emit = self.notes(out);
+        let printer = self.printer(out, analysis);
+        let report = |r: crate::search::Report<'_>| printer.report(r);
         let board = self
             .board
             .as_mut()
@@ -451,12 +723,6 @@ impl Session {
             return Err("the board is full".into());
         }
         board.set_side_to_move(me);
-        let show = self.config.brain.show_detail != 0;
-        let emit = |s: &str| {
-            if show {
-                out(&format!("MESSAGE {s}"));
-            }
-        };
         let req = Request {
             board,
             rule,
@@ -464,6 +730,8 @@ impl Session {
             config: &self.config,
             stop,
             output: &emit,
+            report: &report,
+            analysis,
         };
         // A panicking algorithm is a bug, but in a tournament a legal move still beats a dead
         // process: fall back to the first legal point, as for an illegal answer.
@@ -490,8 +758,7 @@ impl Session {
                 q
             }
         };
-        board.put(p, me).expect("checked legal");
-        Ok(p)
+        Ok((p, printer.last_lines()))
     }
 }
 

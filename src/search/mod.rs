@@ -12,6 +12,7 @@
 //! - `movepick`: move ordering and the move loop that the root and every node share (busy-move
 //!   deferral, reductions, the principal-variation re-search, the bound and store).
 //! - `qsearch`: the quiescence search.
+//! - [`report`]: what a running search reports (iterations, principal variations, root events).
 //!
 //! # Shape (built for lazy SMP)
 //! Shared, read-mostly state lives in the [`Context`]: the transposition table, the `stop` flag
@@ -37,12 +38,14 @@ mod movepick;
 mod node;
 pub mod params;
 mod qsearch;
+pub mod report;
 mod root;
 pub mod score;
 mod worker;
 
 pub use params::Params;
-pub use score::{format_score, INF, WIN, WIN_MIN};
+pub use report::{Line, Report, RootEvent, RootEventKind};
+pub use score::{format_score, win_rate, INF, WIN, WIN_MIN};
 pub use worker::Worker;
 
 /// The deepest ply the search reaches (iterations, extensions and quiescence included).
@@ -69,10 +72,15 @@ pub struct SearchResult {
     pub score: i32,
     /// The last completed iteration (0 = none; the move is the top of the ladder).
     pub depth: u32,
+    /// The deepest ply the first principal variation's search reached in that iteration.
+    pub seldepth: u32,
     /// Nodes searched, abandoned iteration included.
     pub nodes: u64,
     /// The principal variation of the last completed iteration.
     pub pv: Vec<Pos>,
+    /// Every principal variation of that iteration, best first (one unless more were asked
+    /// for with [`RootOptions::lines`]).
+    pub lines: Vec<Line>,
 }
 
 impl SearchResult {
@@ -82,8 +90,10 @@ impl SearchResult {
             best: mv,
             score: 0,
             depth: 0,
+            seldepth: 0,
             nodes: 0,
             pv: vec![mv],
+            lines: Vec::new(),
         }
     }
 }
@@ -95,6 +105,10 @@ pub trait Progress {
     fn iteration(&self, result: &SearchResult);
     /// The worker has searched `nodes` nodes so far (called every few hundred nodes).
     fn nodes(&self, nodes: u64);
+    /// Something happened at the root of the first principal variation.
+    fn root(&self, event: RootEvent) {
+        let _ = event;
+    }
 }
 
 /// No progress hook (the single-worker search).
@@ -105,14 +119,21 @@ impl Progress for Silent {
     fn nodes(&self, _: u64) {}
 }
 
-/// Advice about the root moves of the next search (opening book, opening prior, proofs). Empty
-/// hints change nothing, so the search stays value-preserving without them.
+/// How the next search treats its root: which moves it considers and in what order (opening
+/// book, opening prior, proofs, moves an analyst blocked), and how many best lines it computes.
+/// The default changes nothing, so the search stays value-preserving without options.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct RootHints {
+pub struct RootOptions {
     /// Searched first, in this order (ahead of the table move); the search still decides.
     pub first: Vec<Pos>,
     /// Left out of the root, unless that would leave no move.
     pub skip: Vec<Pos>,
     /// When not empty, the root keeps only these moves (unless none of them is generated).
     pub only: Vec<Pos>,
+    /// Principal variations to compute (multi-PV); 0 and 1 mean one. The first is searched as
+    /// usual; each next one is the best of the moves not already in a line.
+    pub lines: usize,
+    /// Every candidate move at the root, without the threat pruning that keeps only defences
+    /// against an open three (defence analysis: which moves hold).
+    pub every_move: bool,
 }

@@ -10,6 +10,7 @@
 
 use super::score::{to_tt, INF, WIN_MIN};
 use super::worker::Run;
+use super::{RootEvent, RootEventKind};
 use crate::board::Pos;
 use crate::busy::BusyMoves;
 use crate::movegen::{Move, QUIET_RANK};
@@ -143,6 +144,11 @@ impl Run<'_, '_> {
         picker.deferred.clear();
         while let Some((m, i, quiet)) = picker.next(best > -WIN_MIN) {
             let reducible = !ROOT && quiet;
+            let events = ROOT && self.pv_idx == 0;
+            if events {
+                self.root_event(RootEventKind::Enter, m.pos, depth);
+            }
+            let nodes_before = self.nodes;
             let marked = picker.busy.map(|(b, key)| (b, b.mark(key, m.pos)));
             self.pos.make(m.pos);
             let score = self.search_move(depth, alpha, beta, ply, pv_node, i, reducible);
@@ -155,7 +161,15 @@ impl Run<'_, '_> {
                 return 0;
             }
             if ROOT {
-                self.record_root_move(i, m.pos, score, alpha);
+                self.record_root_move(i, m.pos, score, alpha, self.nodes - nodes_before);
+            }
+            if events {
+                self.root_event(RootEventKind::Leave, m.pos, depth);
+                if score <= -WIN_MIN {
+                    self.root_event(RootEventKind::Lost, m.pos, depth);
+                } else if score > best && (i == 0 || score > alpha) {
+                    self.root_event(RootEventKind::Best, m.pos, depth);
+                }
             }
             if score > best {
                 best = score;
@@ -178,11 +192,15 @@ impl Run<'_, '_> {
         }
         self.stack[ply].deferred = picker.deferred;
         if ROOT {
-            // Stable: moves that did not improve keep last iteration's order.
-            self.root.sort_by_key(|r| std::cmp::Reverse(r.score));
+            // Stable: moves that did not improve keep last iteration's order. Moves already in
+            // an earlier line keep their places.
+            self.root[self.pv_idx..].sort_by_key(|r| std::cmp::Reverse(r.score));
         }
-        // Step 12. Store the result with its bound.
-        self.store(key, depth, best, orig_alpha, beta, ply, best_move);
+        // Step 12. Store the result with its bound (at the root, only the first line's: the
+        // others are the best of a list with moves left out).
+        if !ROOT || self.pv_idx == 0 {
+            self.store(key, depth, best, orig_alpha, beta, ply, best_move);
+        }
         best
     }
 
@@ -235,6 +253,15 @@ impl Run<'_, '_> {
         let end = child.pv_len.max(ply + 1);
         line.pv[ply + 1..end].copy_from_slice(&child.pv[ply + 1..end]);
         line.pv_len = end;
+    }
+
+    /// Tells the progress hook about a root move of the first line.
+    fn root_event(&self, kind: RootEventKind, mv: Pos, depth: i32) {
+        self.progress.root(RootEvent {
+            kind,
+            mv,
+            depth: depth as u32,
+        });
     }
 
     /// A quiet move that cut off at `ply`: a killer there, and history weighted by depth.

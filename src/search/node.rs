@@ -24,6 +24,7 @@ impl Run<'_, '_> {
             return 0;
         }
         self.stack[ply].pv_len = ply;
+        self.seldepth = self.seldepth.max(ply);
 
         // Step 2. Positions the threats already decide: no search needed, and they keep the
         // fastest-win ordering exact.

@@ -17,6 +17,7 @@ impl Run<'_, '_> {
             return 0;
         }
         self.stack[ply].pv_len = ply;
+        self.seldepth = self.seldepth.max(ply);
         // Q2. Decided by the threats on the board.
         if let Some(s) = self.decided(ply) {
             return s;

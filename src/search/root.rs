@@ -1,5 +1,6 @@
 //! The root: its move list (generated once per search, trimmed and reordered by the
-//! [`RootHints`](super::RootHints), rotated by the worker's index) and one iteration over it.
+//! [`RootOptions`](super::RootOptions), rotated by the worker's index) and one line's search
+//! over it.
 //!
 //! After each iteration the list is sorted by score, stably, so the next iteration searches
 //! last iteration's best first and moves that did not improve keep their order. Each root move
@@ -17,6 +18,10 @@ pub(super) struct RootMove {
     pub mv: Move,
     pub score: i32,
     pub pv: Vec<Pos>,
+    /// The deepest ply reached by the search of the line it leads (when it leads one).
+    pub seldepth: u32,
+    /// Nodes spent on it in the current iteration.
+    pub nodes: u64,
 }
 
 impl Run<'_, '_> {
@@ -24,7 +29,8 @@ impl Run<'_, '_> {
     /// so that lazy SMP workers start on different moves.
     pub(super) fn init_root(&mut self, worker: usize) {
         let mut moves = Vec::new();
-        movegen::generate(&mut self.pos, self.params.threat_prune, &mut moves);
+        let threat_prune = self.params.threat_prune && !self.options.every_move;
+        movegen::generate(&mut self.pos, threat_prune, &mut moves);
         let tt_move = if self.params.tt {
             self.ctx.tt.probe(self.pos.key()).and_then(|e| e.best)
         } else {
@@ -39,6 +45,8 @@ impl Run<'_, '_> {
                 mv,
                 score: -INF,
                 pv: vec![mv.pos],
+                seldepth: 0,
+                nodes: 0,
             })
             .collect();
         if worker > 0 && !self.root.is_empty() {
@@ -51,7 +59,7 @@ impl Run<'_, '_> {
     /// remain), then moves the hinted ones to the front in hint order; everything else keeps
     /// its order.
     fn apply_hints(&self, moves: &mut Vec<Move>) {
-        let h = &self.hints;
+        let h = &self.options;
         if !h.only.is_empty() && moves.iter().any(|m| h.only.contains(&m.pos)) {
             moves.retain(|m| h.only.contains(&m.pos));
         }
@@ -64,15 +72,17 @@ impl Run<'_, '_> {
         }
     }
 
-    /// One iteration over the root moves in the list's order, inside `alpha..beta`.
+    /// One line's search over the root moves not already in a line (`root[pv_idx..]`), in the
+    /// list's order, inside `alpha..beta`.
     pub(super) fn root_search(&mut self, depth: i32, alpha: i32, beta: i32) -> i32 {
         self.stack[0].pv_len = 0;
         // The list's order, as ordering keys the move loop's picking keeps: no move is ever
-        // swapped, so the loop's index is the root list's.
-        let n = self.root.len();
+        // swapped, so the loop's index `i` is the list's `pv_idx + i`.
+        let candidates = &self.root[self.pv_idx..];
+        let n = candidates.len();
         let mut moves = std::mem::take(&mut self.stack[0].moves);
         moves.clear();
-        moves.extend(self.root.iter().enumerate().map(|(k, r)| Move {
+        moves.extend(candidates.iter().enumerate().map(|(k, r)| Move {
             order: (n - k) as i64,
             ..r.mv
         }));
@@ -82,11 +92,20 @@ impl Run<'_, '_> {
         best
     }
 
-    /// Records root move `i` (`mv`) searched to `score` against the window's `alpha` before it:
-    /// the first move and any that beat alpha were searched exactly, and their line is kept.
-    pub(super) fn record_root_move(&mut self, i: usize, mv: Pos, score: i32, alpha: i32) {
+    /// Records the line's candidate `i` (`mv`) searched to `score` with `nodes` nodes, against
+    /// the window's `alpha` before it: the first move and any that beat alpha were searched
+    /// exactly, and their line is kept.
+    pub(super) fn record_root_move(
+        &mut self,
+        i: usize,
+        mv: Pos,
+        score: i32,
+        alpha: i32,
+        nodes: u64,
+    ) {
         let child = &self.stack[1];
-        let rm = &mut self.root[i];
+        let rm = &mut self.root[self.pv_idx + i];
+        rm.nodes += nodes;
         debug_assert_eq!(rm.mv.pos, mv, "the move loop keeps the root list's order");
         if i == 0 || score > alpha {
             rm.score = score;

@@ -60,6 +60,23 @@ pub fn format_score(s: i32) -> String {
     }
 }
 
+/// The score scale of [`win_rate`]: a score of this size gives the side to move about 73%
+/// (`1 / (1 + e^-1)`). The browser board's fallback curve uses the same scale.
+pub const WIN_RATE_SCALE: f64 = 1000.0;
+
+/// The side to move's chance of winning, 0..=1, read off a score: a proven win is 1, a proven
+/// loss 0, anything else on the logistic curve `1 / (1 + e^(-s / WIN_RATE_SCALE))`. A reading
+/// for people (the analysis GUIs' win-rate bars), not used by the search.
+pub fn win_rate(s: i32) -> f64 {
+    if s >= WIN_MIN {
+        1.0
+    } else if s <= -WIN_MIN {
+        0.0
+    } else {
+        1.0 / (1.0 + (-(s as f64) / WIN_RATE_SCALE).exp())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -78,5 +95,17 @@ mod tests {
         assert_eq!(format_score(-win_in(4)), "loss 4");
         assert_eq!(format_score(-31), "-31");
         assert!(is_proven(win_in(9)) && !is_proven(WIN_MIN - 1));
+    }
+
+    #[test]
+    fn win_rate_is_monotone_and_pinned_at_proofs() {
+        assert_eq!(win_rate(win_in(5)), 1.0);
+        assert_eq!(win_rate(-win_in(5)), 0.0);
+        assert!((win_rate(0) - 0.5).abs() < 1e-12);
+        let e = std::f64::consts::E;
+        assert!((win_rate(1000) - e / (1.0 + e)).abs() < 1e-12);
+        let rates: Vec<f64> = (-5..=5).map(|k| win_rate(k * 700)).collect();
+        assert!(rates.windows(2).all(|w| w[0] < w[1]), "{rates:?}");
+        assert!((win_rate(-700) + win_rate(700) - 1.0).abs() < 1e-12);
     }
 }

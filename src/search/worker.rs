@@ -6,8 +6,10 @@
 //! only state that outlives it is the worker's history table, halved before every iteration.
 
 use super::root::RootMove;
-use super::score::{format_score, is_proven, win_in};
-use super::{Context, Params, Progress, RootHints, SearchResult, Silent, MAX_DEPTH, MAX_PLY};
+use super::score::{is_proven, win_in};
+use super::{
+    Context, Line, Params, Progress, RootOptions, SearchResult, Silent, MAX_DEPTH, MAX_PLY,
+};
 use crate::board::{Board, Pos, CELLS};
 use crate::busy::BusyMoves;
 use crate::movegen::{self, Move};
@@ -26,8 +28,8 @@ pub struct Worker {
     index: usize,
     /// The switches and tunables.
     pub params: Params,
-    /// Hints for the next search only: [`Worker::search`] takes (and so clears) them.
-    pub root_hints: RootHints,
+    /// Root options of the next search only: [`Worker::search`] takes (and so clears) them.
+    pub root_options: RootOptions,
     /// Quiet-move history per colour and cell: what cut off before, weighted by depth.
     history: Vec<[i32; CELLS]>,
     /// The marks of the moves the other workers are searching (lazy SMP only).
@@ -40,7 +42,7 @@ impl Worker {
         Worker {
             index,
             params,
-            root_hints: RootHints::default(),
+            root_options: RootOptions::default(),
             history: vec![[0; CELLS]; 2],
             busy: None,
         }
@@ -61,29 +63,21 @@ impl Worker {
     }
 
     /// Searches `board` (side to move = the mover) under `rule` within `ctx.plan` and returns
-    /// the best move. `output` receives one line per completed iteration. The board must have
-    /// an empty point.
-    pub fn search(
-        &mut self,
-        ctx: &Context<'_>,
-        board: &Board,
-        rule: Rule,
-        output: &dyn Fn(&str),
-    ) -> SearchResult {
-        self.search_with(ctx, board, rule, output, &Silent)
+    /// the best move. The board must have an empty point.
+    pub fn search(&mut self, ctx: &Context<'_>, board: &Board, rule: Rule) -> SearchResult {
+        self.search_with(ctx, board, rule, &Silent)
     }
 
-    /// [`Worker::search`], also telling `progress` about every completed iteration and the
-    /// node count as it grows. The hook never changes what is searched.
+    /// [`Worker::search`], also telling `progress` about every completed iteration, the root
+    /// events of the first principal variation and the node count as it grows. The hook never
+    /// changes what is searched.
     pub fn search_with(
         &mut self,
         ctx: &Context<'_>,
         board: &Board,
         rule: Rule,
-        output: &dyn Fn(&str),
         progress: &dyn Progress,
     ) -> SearchResult {
-        let started = Instant::now();
         let mut run = Run {
             pos: Position::new(board, rule),
             ctx,
@@ -95,11 +89,13 @@ impl Worker {
             aborted: false,
             stack: (0..MAX_PLY + 2).map(|_| Frame::new()).collect(),
             root: Vec::new(),
-            hints: std::mem::take(&mut self.root_hints),
+            pv_idx: 0,
+            seldepth: 0,
+            options: std::mem::take(&mut self.root_options),
             busy: self.busy.as_deref(),
         };
         let max_depth = ctx.plan.max_depth.map_or(MAX_DEPTH, |d| d.min(MAX_DEPTH));
-        run.iterate(self.index, max_depth, started, output)
+        run.iterate(self.index, max_depth)
     }
 }
 
@@ -146,7 +142,11 @@ pub(super) struct Run<'a, 's> {
     pub stack: Vec<Frame>,
     /// The root moves, best first after each iteration.
     pub root: Vec<RootMove>,
-    pub hints: RootHints,
+    /// The principal variation being searched: root moves before it are already in a line.
+    pub pv_idx: usize,
+    /// The deepest ply reached since the current line's search started.
+    pub seldepth: usize,
+    pub options: RootOptions,
     pub busy: Option<&'a BusyMoves>,
 }
 
@@ -207,13 +207,7 @@ impl Run<'_, '_> {
 
     /// Iterative deepening from depth 1 to `max_depth`, until the soft deadline, a proven score
     /// or an abandoned iteration; the answer is the last completed iteration.
-    fn iterate(
-        &mut self,
-        worker: usize,
-        max_depth: u32,
-        started: Instant,
-        output: &dyn Fn(&str),
-    ) -> SearchResult {
+    fn iterate(&mut self, worker: usize, max_depth: u32) -> SearchResult {
         let fast = movegen::fast_move(&mut self.pos).expect("an empty point");
         let mut result = SearchResult::unsearched(fast);
         // An immediate five needs no search; an instant plan gets the top of the ladder.
@@ -228,6 +222,7 @@ impl Run<'_, '_> {
         if self.root.is_empty() {
             return result;
         }
+        let lines = self.options.lines.clamp(1, self.root.len());
         let mut prev = 0;
         // The static evaluation favours the side to move at the leaves, so scores alternate
         // between odd and even depths: the aspiration window is centred on the last score of
@@ -236,21 +231,12 @@ impl Run<'_, '_> {
         for depth in 1..=max_depth as i32 {
             self.age_history();
             let centre = by_parity[(depth % 2) as usize].unwrap_or(prev);
-            let score = self.aspiration(depth, centre);
-            if self.aborted {
+            let Some(score) = self.iteration(depth, lines, centre, &result.lines) else {
                 break;
-            }
+            };
             prev = score;
             by_parity[(depth % 2) as usize] = Some(score);
-            let best = &self.root[0];
-            result = SearchResult {
-                best: best.mv.pos,
-                score,
-                depth: depth as u32,
-                nodes: self.nodes,
-                pv: best.pv.clone(),
-            };
-            output(&iteration_line(&result, started));
+            result = self.result_of(depth as u32, score, lines);
             self.progress.iteration(&result);
             if is_proven(score) {
                 break;
@@ -263,6 +249,64 @@ impl Run<'_, '_> {
         result
     }
 
+    /// One iteration: each of the `lines` principal variations in turn, the first in an
+    /// aspiration window around `centre`, the others around their score in `last` (the previous
+    /// iteration's lines). The first line's score, or `None` once the search is abandoned.
+    fn iteration(&mut self, depth: i32, lines: usize, centre: i32, last: &[Line]) -> Option<i32> {
+        for r in &mut self.root {
+            r.nodes = 0;
+        }
+        let mut first = 0;
+        for pv_idx in 0..lines {
+            self.pv_idx = pv_idx;
+            self.seldepth = 0;
+            let centre = if pv_idx == 0 {
+                Some(centre)
+            } else {
+                last.get(pv_idx).map(|l| l.score)
+            };
+            let score = self.aspiration(depth, centre);
+            if self.aborted {
+                return None;
+            }
+            self.root[pv_idx].seldepth = self.seldepth as u32;
+            if pv_idx == 0 {
+                first = score;
+            }
+        }
+        self.pv_idx = 0;
+        if lines > 1 {
+            // Each line is the best of what the earlier ones left, but a later line's own
+            // search may still score above an earlier one's: present them best first (stably,
+            // so a single line never moves). The first line's score is the iteration's.
+            self.root[..lines].sort_by_key(|r| std::cmp::Reverse(r.score));
+            first = self.root[0].score;
+        }
+        Some(first)
+    }
+
+    /// The answer after the iteration at `depth` (first line's score `score`) completed.
+    fn result_of(&self, depth: u32, score: i32, lines: usize) -> SearchResult {
+        let best = &self.root[0];
+        SearchResult {
+            best: best.mv.pos,
+            score,
+            depth,
+            seldepth: best.seldepth,
+            nodes: self.nodes,
+            pv: best.pv.clone(),
+            lines: self.root[..lines]
+                .iter()
+                .map(|r| Line {
+                    score: r.score,
+                    pv: r.pv.clone(),
+                    seldepth: r.seldepth,
+                    nodes: r.nodes,
+                })
+                .collect(),
+        }
+    }
+
     /// Halves the history, so that what cut off in earlier iterations weighs less than what
     /// cuts off now.
     fn age_history(&mut self) {
@@ -273,18 +317,21 @@ impl Run<'_, '_> {
         }
     }
 
-    /// One iteration inside an aspiration window around the last score, widened on failure
-    /// until the score falls inside (the final score equals a full-window search's).
-    fn aspiration(&mut self, depth: i32, prev: i32) -> i32 {
+    /// One line's search inside an aspiration window around the last score (`None`: the full
+    /// window), widened on failure until the score falls inside (the final score equals a
+    /// full-window search's).
+    fn aspiration(&mut self, depth: i32, prev: Option<i32>) -> i32 {
         let inf = super::INF;
         let mut delta = self.params.aspiration_delta;
-        let (mut alpha, mut beta) = if self.params.aspiration
-            && depth >= self.params.aspiration_min_depth
-            && !is_proven(prev)
-        {
-            (prev - delta, prev + delta)
-        } else {
-            (-inf, inf)
+        let (mut alpha, mut beta) = match prev {
+            Some(prev)
+                if self.params.aspiration
+                    && depth >= self.params.aspiration_min_depth
+                    && !is_proven(prev) =>
+            {
+                (prev - delta, prev + delta)
+            }
+            _ => (-inf, inf),
         };
         loop {
             let score = self.root_search(depth, alpha, beta);
@@ -305,18 +352,4 @@ impl Run<'_, '_> {
             }
         }
     }
-}
-
-/// The progress line of a completed iteration.
-fn iteration_line(r: &SearchResult, started: Instant) -> String {
-    let ms = started.elapsed().as_millis() as u64;
-    let nps = r.nodes * 1000 / ms.max(1);
-    let pv: Vec<String> = r.pv.iter().map(|p| p.to_string()).collect();
-    format!(
-        "depth {} score {} nodes {} nps {nps} time {ms} pv {}",
-        r.depth,
-        format_score(r.score),
-        r.nodes,
-        pv.join(" ")
-    )
 }

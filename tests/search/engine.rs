@@ -1,14 +1,14 @@
 //! The alpha-beta engine: tactics (pictures), fixed-depth equivalences, determinism, limits.
 
 use bango::algo::alphabeta::AlphaBeta;
-use bango::algo::{Algorithm, Request};
+use bango::algo::{Algorithm, Analysis, Request};
 use bango::board::{Board, Color, Pos};
 use bango::config::Config;
 use bango::notation;
 use bango::pattern::Threat;
 use bango::position::Position;
 use bango::rules::Rule;
-use bango::search::{Context, Params, SearchResult, Worker, WIN};
+use bango::search::{Context, Params, Report, SearchResult, Worker, WIN};
 use bango::timeman::Limits;
 use bango::timeman::{self, Plan};
 use bango::tt::TranspositionTable;
@@ -38,6 +38,7 @@ fn timed_think(b: &Board, rule: Rule, mut limits: Limits) -> (Pos, Vec<String>, 
     let stop = AtomicBool::new(false);
     let lines = Mutex::new(Vec::new());
     let output = |l: &str| lines.lock().unwrap().push(l.to_string());
+    let report = |r: Report<'_>| lines.lock().unwrap().extend(r.log_line(true));
     let req = Request {
         board: b,
         rule,
@@ -45,6 +46,8 @@ fn timed_think(b: &Board, rule: Rule, mut limits: Limits) -> (Pos, Vec<String>, 
         config: &config,
         stop: &stop,
         output: &output,
+        report: &report,
+        analysis: &Analysis::default(),
     };
     let m = engine.think(&req);
     let took = limits.started.elapsed();
@@ -60,7 +63,7 @@ fn search(b: &Board, rule: Rule, depth: u32, params: Params) -> SearchResult {
         stop: &stop,
         plan: Plan::depth(depth),
     };
-    Worker::new(0, params).search(&ctx, b, rule, &|_| {})
+    Worker::new(0, params).search(&ctx, b, rule)
 }
 
 /// Every limit a tactical test is run under: fixed depths and tiny clocks.
@@ -355,7 +358,7 @@ fn honours_node_and_depth_caps() {
         stop: &stop,
         plan: Plan::nodes(5000),
     };
-    let r = Worker::new(0, Params::default()).search(&ctx, b, Rule::Freestyle, &|_| {});
+    let r = Worker::new(0, Params::default()).search(&ctx, b, Rule::Freestyle);
     assert_eq!(r.nodes, 5000);
     assert!(b.is_empty_at(r.best));
     let r = search(b, Rule::Freestyle, 3, Params::default());
@@ -373,7 +376,7 @@ fn raised_stop_flag_answers_at_once() {
         plan: timeman::plan(&Limits::depth(30)),
     };
     let t = Instant::now();
-    let r = Worker::new(0, Params::default()).search(&ctx, b, Rule::Freestyle, &|_| {});
+    let r = Worker::new(0, Params::default()).search(&ctx, b, Rule::Freestyle);
     assert!(b.is_empty_at(r.best));
     assert!(r.nodes < 3000, "searched {} nodes after stop", r.nodes);
     assert!(t.elapsed() < Duration::from_secs(2));

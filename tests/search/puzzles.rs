@@ -30,7 +30,7 @@ fn search(p: &Puzzle, plan: Plan, params: Params) -> SearchResult {
         plan,
     };
     let b = p.board().unwrap();
-    Worker::new(0, params).search(&ctx, &b, p.rule, &|_| {})
+    Worker::new(0, params).search(&ctx, &b, p.rule)
 }
 
 /// Searches each puzzle with `nodes` nodes; returns (solved, proven wins, total).

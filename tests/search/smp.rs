@@ -3,13 +3,13 @@
 //! new depth and a summary with nodes summed over workers.
 
 use bango::algo::alphabeta::AlphaBeta;
-use bango::algo::{Algorithm, Request};
+use bango::algo::{Algorithm, Analysis, Request};
 use bango::board::{Board, Color, Pos};
 use bango::busy::BusyMoves;
 use bango::config::Config;
 use bango::notation;
 use bango::rules::Rule;
-use bango::search::{Context, Params, SearchResult, Worker, WIN, WIN_MIN};
+use bango::search::{Context, Params, Progress, Report, SearchResult, Worker, WIN, WIN_MIN};
 use bango::smp::{Job, LazySmp, SmpResult};
 use bango::timeman::Limits;
 use bango::timeman::Plan;
@@ -50,13 +50,17 @@ fn smp_search(
     let tt = TranspositionTable::new(bytes);
     let stop = AtomicBool::new(false);
     let lines = Mutex::new(Vec::new());
-    let output = |l: &str| lines.lock().unwrap().push(l.to_string());
+    let report = |r: Report<'_>| {
+        if let Some(l) = r.log_line(true) {
+            lines.lock().unwrap().push(l);
+        }
+    };
     let job = Job {
         board: b,
         rule,
         plan,
         stop: &stop,
-        output: &output,
+        report: &report,
     };
     let r = smp.search(&tt, &job);
     (r, lines.into_inner().unwrap())
@@ -81,10 +85,25 @@ fn worker_search(
         stop: &stop,
         plan,
     };
-    let lines = Mutex::new(Vec::new());
-    let output = |l: &str| lines.lock().unwrap().push(l.to_string());
-    let r = worker.search(&ctx, b, rule, &output);
-    (r, lines.into_inner().unwrap())
+    let log = IterationLog(Mutex::new(Vec::new()), std::time::Instant::now());
+    let r = worker.search_with(&ctx, b, rule, &log);
+    (r, log.0.into_inner().unwrap())
+}
+
+/// A single worker's iterations as log lines, as the lazy SMP search reports them.
+struct IterationLog(Mutex<Vec<String>>, std::time::Instant);
+
+impl Progress for IterationLog {
+    fn iteration(&self, result: &SearchResult) {
+        let r = Report::Iteration {
+            result,
+            nodes: result.nodes,
+            elapsed: self.1.elapsed(),
+        };
+        self.0.lock().unwrap().extend(r.log_line(true));
+    }
+
+    fn nodes(&self, _: u64) {}
 }
 
 /// Drops the clock-dependent fields (nps, time) of progress lines.
@@ -261,14 +280,16 @@ fn the_engine_runs_the_threads_the_settings_ask_for() {
     assert_eq!(engine.smp_mut().threads(), 2);
     let stop = AtomicBool::new(false);
     let lines = Mutex::new(Vec::new());
-    let output = |l: &str| lines.lock().unwrap().push(l.to_string());
+    let report = |r: Report<'_>| lines.lock().unwrap().extend(r.log_line(true));
     let req = Request {
         board: b,
         rule: Rule::Freestyle,
         limits: Limits::depth(4),
         config: &config,
         stop: &stop,
-        output: &output,
+        output: &|_| {},
+        report: &report,
+        analysis: &Analysis::default(),
     };
     let m = engine.think(&req);
     assert!(b.is_empty_at(m));

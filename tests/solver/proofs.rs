@@ -5,7 +5,7 @@
 
 use bango::algo::alphabeta::AlphaBeta;
 use bango::algo::proofs::{ProofMode, RootProofs, Verdict};
-use bango::algo::{Algorithm, Request};
+use bango::algo::{Algorithm, Analysis, Request};
 use bango::board::{Board, Pos};
 use bango::config::Config;
 use bango::notation::{parse_puzzles, Puzzle};
@@ -51,6 +51,8 @@ fn think(b: &Board, p: &Puzzle, limits: Limits, mode: ProofMode) -> (Pos, Vec<St
         config: &config,
         stop: &stop,
         output: &output,
+        report: &|r| lines.lock().unwrap().extend(r.log_line(true)),
+        analysis: &Analysis::default(),
     };
     let m = engine.think(&req);
     assert!(b.is_empty_at(m), "illegal move {m}");

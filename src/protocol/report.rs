@@ -1,0 +1,176 @@
+//! What the brain prints while it thinks: the search's [`Report`]s turned into protocol lines,
+//! under `INFO show_detail`.
+//!
+//! | level | lines |
+//! |---|---|
+//! | 0 | none (multi-PV lines excepted: the analyst asked for them) |
+//! | 1 | the log (`MESSAGE depth ...`, `MESSAGE smp workers ...`) and the live board markers |
+//! | 2 | the log and the info block (`INFO PV i` ... `INFO PV DONE`) |
+//! | 3 | all of them |
+//!
+//! Live markers (`MESSAGE REALTIME POS|DONE|BEST|LOST x,y`, and `REFRESH` then the current best
+//! at each completed iteration) follow the first principal variation from depth
+//! [`REALTIME_MIN_DEPTH`] and [`REALTIME_AFTER`] of thinking on; a pondering search prints none
+//! (it reports to no printer). Multi-PV searches print `MESSAGE (i) score | depth-seldepth |
+//! line` per variation per iteration.
+//!
+//! # Determinism
+//! A [`Printer`] without a clock (one worker and a depth or node cap: the deterministic mode)
+//! prints times and speeds as 0 and gates the markers on depth alone, so the whole output of
+//! such a think is the same on every run.
+
+use super::session::Sink;
+use crate::board::Pos;
+use crate::search::{format_score, win_rate, Line, Report, RootEventKind, SearchResult};
+use parking_lot::Mutex;
+use std::time::Duration;
+
+/// The first depth whose root events are printed as live markers.
+pub const REALTIME_MIN_DEPTH: u32 = 8;
+
+/// Thinking time before live markers are printed (short searches would only flood the GUI).
+pub const REALTIME_AFTER: Duration = Duration::from_millis(200);
+
+/// Prints one think's reports to a sink.
+pub struct Printer<'a> {
+    out: Sink<'a>,
+    detail: u8,
+    clock: bool,
+    multi_pv: bool,
+    /// The last search's principal variations, as it finished.
+    last: Mutex<Vec<Line>>,
+}
+
+impl<'a> Printer<'a> {
+    /// A printer to `out` at `show_detail` level `detail`. `clock`: print real times (false in
+    /// the deterministic mode). `multi_pv`: the think asked for several lines.
+    pub fn new(out: Sink<'a>, detail: u8, clock: bool, multi_pv: bool) -> Printer<'a> {
+        Printer {
+            out,
+            detail,
+            clock,
+            multi_pv,
+            last: Mutex::new(Vec::new()),
+        }
+    }
+
+    /// The principal variations of the last search that finished (empty before one did).
+    pub fn last_lines(&self) -> Vec<Line> {
+        self.last.lock().clone()
+    }
+
+    fn markers(&self) -> bool {
+        self.detail & 1 != 0
+    }
+
+    fn info_block(&self) -> bool {
+        self.detail & 2 != 0
+    }
+
+    /// Whether live markers are due at `depth` after `elapsed`.
+    fn realtime_due(&self, depth: u32, elapsed: Duration) -> bool {
+        self.markers() && depth >= REALTIME_MIN_DEPTH && (!self.clock || elapsed >= REALTIME_AFTER)
+    }
+
+    /// Prints what `report` calls for.
+    pub fn report(&self, report: Report<'_>) {
+        let out = self.out;
+        if self.detail != 0 {
+            if let Some(line) = report.log_line(self.clock) {
+                out(&format!("MESSAGE {line}"));
+            }
+        }
+        match report {
+            Report::Iteration {
+                result,
+                nodes,
+                elapsed,
+            } => {
+                if self.multi_pv {
+                    self.multi_pv_lines(result);
+                }
+                if self.info_block() {
+                    self.info(result, nodes, elapsed);
+                }
+                if self.realtime_due(result.depth, elapsed) {
+                    out("MESSAGE REALTIME REFRESH");
+                    out(&format!("MESSAGE REALTIME BEST {}", result.best));
+                }
+            }
+            Report::Root { event, elapsed } => {
+                if self.realtime_due(event.depth, elapsed) {
+                    let what = match event.kind {
+                        RootEventKind::Enter => "POS",
+                        RootEventKind::Leave => "DONE",
+                        RootEventKind::Best => "BEST",
+                        RootEventKind::Lost => "LOST",
+                    };
+                    out(&format!("MESSAGE REALTIME {what} {}", event.mv));
+                }
+            }
+            Report::Finished { result, .. } => {
+                *self.last.lock() = result.lines.clone();
+            }
+        }
+    }
+
+    /// `MESSAGE (i) score | depth-seldepth | line`, one per principal variation.
+    fn multi_pv_lines(&self, r: &SearchResult) {
+        for (i, line) in r.lines.iter().enumerate() {
+            (self.out)(&format!(
+                "MESSAGE ({}) {} | {}-{} | {}",
+                i + 1,
+                format_score(line.score),
+                r.depth,
+                line.seldepth,
+                moves(&line.pv)
+            ));
+        }
+    }
+
+    /// The `INFO` block of each principal variation.
+    fn info(&self, r: &SearchResult, total_nodes: u64, elapsed: Duration) {
+        let ms = if self.clock {
+            elapsed.as_millis() as u64
+        } else {
+            0
+        };
+        let speed = if self.clock {
+            total_nodes * 1000 / ms.max(1)
+        } else {
+            0
+        };
+        let single = [Line {
+            score: r.score,
+            pv: r.pv.clone(),
+            seldepth: r.seldepth,
+            nodes: r.nodes,
+        }];
+        let lines = if r.lines.is_empty() {
+            &single[..]
+        } else {
+            &r.lines[..]
+        };
+        let out = self.out;
+        for (i, line) in lines.iter().enumerate() {
+            out(&format!("INFO PV {}", i + 1));
+            out(&format!("INFO NUMPV {}", lines.len()));
+            out(&format!("INFO DEPTH {}", r.depth));
+            out(&format!("INFO SELDEPTH {}", line.seldepth));
+            out(&format!("INFO NODES {}", line.nodes));
+            out(&format!("INFO TOTALNODES {total_nodes}"));
+            out(&format!("INFO TOTALTIME {ms}"));
+            out(&format!("INFO SPEED {speed}"));
+            out(&format!("INFO EVAL {}", format_score(line.score)));
+            out(&format!("INFO WINRATE {:.4}", win_rate(line.score)));
+            out(&format!("INFO BESTLINE {}", moves(&line.pv)));
+            out("INFO PV DONE");
+        }
+    }
+}
+
+/// Moves as `x,y x,y ...`.
+pub fn moves(pv: &[Pos]) -> String {
+    let text: Vec<String> = pv.iter().map(Pos::to_string).collect();
+    text.join(" ")
+}
