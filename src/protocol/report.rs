@@ -174,3 +174,142 @@ pub fn moves(pv: &[Pos]) -> String {
     let text: Vec<String> = pv.iter().map(Pos::to_string).collect();
     text.join(" ")
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::{RootEvent, WIN};
+
+    fn result(depth: u32, lines: usize) -> SearchResult {
+        let mut r = SearchResult::unsearched(Pos::new(7, 7));
+        r.depth = depth;
+        r.score = 120;
+        r.seldepth = depth + 3;
+        r.lines = (0..lines)
+            .map(|i| Line {
+                score: 120 - 50 * i as i32,
+                pv: vec![Pos::new(7 + i, 7), Pos::new(8, 8)],
+                seldepth: depth + 3,
+                nodes: 10,
+            })
+            .collect();
+        r
+    }
+
+    fn printed(detail: u8, clock: bool, multi: bool, reports: &[Report<'_>]) -> Vec<String> {
+        let lines = Mutex::new(Vec::new());
+        let sink = |l: &str| lines.lock().push(l.to_string());
+        let p = Printer::new(&sink, detail, clock, multi);
+        for r in reports {
+            p.report(*r);
+        }
+        lines.into_inner()
+    }
+
+    fn event(kind: RootEventKind, depth: u32, ms: u64) -> Report<'static> {
+        Report::Root {
+            event: RootEvent {
+                kind,
+                mv: Pos::new(3, 4),
+                depth,
+            },
+            elapsed: Duration::from_millis(ms),
+        }
+    }
+
+    #[test]
+    fn markers_wait_for_depth_and_time_and_follow_the_level() {
+        let reports = [
+            event(RootEventKind::Enter, 7, 900),
+            event(RootEventKind::Enter, 8, 100),
+            event(RootEventKind::Lost, 8, 250),
+            event(RootEventKind::Best, 9, 300),
+        ];
+        assert_eq!(
+            printed(1, true, false, &reports),
+            ["MESSAGE REALTIME LOST 3,4", "MESSAGE REALTIME BEST 3,4"]
+        );
+        // Without a clock (deterministic mode) depth alone decides.
+        assert_eq!(printed(3, false, false, &reports).len(), 3);
+        for level in [0, 2] {
+            assert!(printed(level, true, false, &reports).is_empty());
+        }
+    }
+
+    #[test]
+    fn iterations_print_the_log_the_block_and_the_lines() {
+        let r = result(9, 2);
+        let it = Report::Iteration {
+            result: &r,
+            nodes: 5000,
+            elapsed: Duration::from_millis(250),
+        };
+        let all = printed(3, true, true, &[it]);
+        assert_eq!(
+            all[0],
+            "MESSAGE depth 9 score 120 nodes 5000 nps 20000 time 250 pv 7,7"
+        );
+        assert_eq!(all[1], "MESSAGE (1) 120 | 9-12 | 7,7 8,8");
+        assert_eq!(all[2], "MESSAGE (2) 70 | 9-12 | 8,7 8,8");
+        let block: Vec<&str> = all[3..15].iter().map(String::as_str).collect();
+        assert_eq!(
+            block,
+            [
+                "INFO PV 1",
+                "INFO NUMPV 2",
+                "INFO DEPTH 9",
+                "INFO SELDEPTH 12",
+                "INFO NODES 10",
+                "INFO TOTALNODES 5000",
+                "INFO TOTALTIME 250",
+                "INFO SPEED 20000",
+                "INFO EVAL 120",
+                &format!("INFO WINRATE {:.4}", win_rate(120)),
+                "INFO BESTLINE 7,7 8,8",
+                "INFO PV DONE",
+            ]
+        );
+        assert_eq!(all[15], "INFO PV 2");
+        assert_eq!(
+            &all[all.len() - 2..],
+            ["MESSAGE REALTIME REFRESH", "MESSAGE REALTIME BEST 7,7"]
+        );
+        // Deterministic: no times; level 0 keeps only the asked-for lines.
+        let still = printed(2, false, false, &[it]);
+        assert_eq!(
+            still[0],
+            "MESSAGE depth 9 score 120 nodes 5000 nps 0 time 0 pv 7,7"
+        );
+        assert!(still.contains(&"INFO TOTALTIME 0".to_string()));
+        assert_eq!(printed(0, true, true, &[it]).len(), 2);
+        assert!(printed(0, true, false, &[it]).is_empty());
+    }
+
+    #[test]
+    fn the_end_keeps_the_lines_and_proven_scores_read_as_certain() {
+        let mut r = result(5, 3);
+        r.lines[2].score = -(WIN - 4);
+        let sink = |_: &str| {};
+        let p = Printer::new(&sink, 0, true, true);
+        p.report(Report::Finished {
+            result: &r,
+            workers: 1,
+            worker: 0,
+            panicked: &[],
+            elapsed: Duration::ZERO,
+        });
+        assert_eq!(p.last_lines(), r.lines);
+        let all = printed(
+            2,
+            true,
+            false,
+            &[Report::Iteration {
+                result: &r,
+                nodes: 1,
+                elapsed: Duration::ZERO,
+            }],
+        );
+        assert!(all.contains(&"INFO EVAL loss 4".to_string()), "{all:#?}");
+        assert!(all.contains(&"INFO WINRATE 0.0000".to_string()));
+    }
+}

@@ -8,7 +8,7 @@ use bango::notation;
 use bango::pattern::Threat;
 use bango::position::Position;
 use bango::rules::Rule;
-use bango::search::{Context, Params, Report, SearchResult, Worker, WIN};
+use bango::search::{Context, Params, Report, RootOptions, SearchResult, Worker, WIN, WIN_MIN};
 use bango::timeman::Limits;
 use bango::timeman::{self, Plan};
 use bango::tt::TranspositionTable;
@@ -418,4 +418,113 @@ fn timed_bench_reports_when_each_depth_completed() {
     assert_eq!(r.time_to(1), Some(r.completed_ms[0]));
     assert_eq!(r.time_to(r.depth + 1), None);
     assert_eq!(r.time_to(0), None);
+}
+
+/// `worker`'s fixed-depth search of `b` with `options` at the root.
+fn search_with_options(b: &Board, depth: u32, options: RootOptions) -> SearchResult {
+    let tt = TranspositionTable::new(8 << 20);
+    let stop = AtomicBool::new(false);
+    let ctx = Context {
+        tt: &tt,
+        stop: &stop,
+        plan: Plan::depth(depth),
+    };
+    let mut worker = Worker::new(0, Params::default());
+    worker.root_options = options;
+    worker.search(&ctx, b, Rule::Freestyle)
+}
+
+/// Multi-PV: `n` lines with distinct first moves, best first, the first being the answer; one
+/// line asked for is exactly the plain search (same move, score and nodes).
+#[test]
+fn multi_pv_lines_are_distinct_ordered_and_lead_with_the_answer() {
+    for b in midgame(4) {
+        let plain = search(&b, Rule::Freestyle, 5, Params::default());
+        let one = search_with_options(
+            &b,
+            5,
+            RootOptions {
+                lines: 1,
+                ..RootOptions::default()
+            },
+        );
+        assert_eq!(
+            (one.best, one.score, one.nodes),
+            (plain.best, plain.score, plain.nodes)
+        );
+        assert_eq!(one.lines.len(), 1);
+        let r = search_with_options(
+            &b,
+            5,
+            RootOptions {
+                lines: 4,
+                ..RootOptions::default()
+            },
+        );
+        assert_eq!(r.lines.len(), 4, "{b}");
+        let firsts: std::collections::HashSet<Pos> = r.lines.iter().map(|l| l.pv[0]).collect();
+        assert_eq!(firsts.len(), 4, "distinct first moves");
+        assert!(r.lines.windows(2).all(|w| w[0].score >= w[1].score));
+        assert_eq!(
+            (r.best, r.score, &r.pv),
+            (r.lines[0].pv[0], r.lines[0].score, &r.lines[0].pv)
+        );
+        for l in &r.lines {
+            let mut board = b.clone();
+            for &p in &l.pv {
+                assert!(board.play(p).is_ok(), "line {:?} is legal", l.pv);
+            }
+            assert!(l.seldepth as usize >= l.pv.len().min(5));
+        }
+    }
+}
+
+/// `every_move` lifts the root's threat pruning: facing an open three, the plain root keeps
+/// only the defences, the defence analysis every candidate.
+#[test]
+fn every_move_searches_moves_the_threat_pruning_drops() {
+    let b = board(
+        "
+        . . . . . . . . .
+        . X . . . . . X .
+        . . . . . . . . .
+        . . . . . . . . .
+        . . O O O . . . .
+        . . . . . . . . .
+        . . . . . . . . .
+        . . . . X . . . .
+        . . . . . . . . .",
+        Color::Black,
+    );
+    let all = RootOptions {
+        lines: usize::MAX,
+        ..RootOptions::default()
+    };
+    let pruned = search_with_options(&b, 3, all.clone());
+    let every = search_with_options(
+        &b,
+        3,
+        RootOptions {
+            every_move: true,
+            ..all
+        },
+    );
+    assert!(
+        pruned.lines.len() < every.lines.len(),
+        "{} vs {}",
+        pruned.lines.len(),
+        every.lines.len()
+    );
+    let holds = |r: &SearchResult| -> Vec<Pos> {
+        let mut v: Vec<Pos> = r
+            .lines
+            .iter()
+            .filter(|l| l.score > -WIN_MIN)
+            .map(|l| l.pv[0])
+            .collect();
+        v.sort_unstable_by_key(|p| (p.y(), p.x()));
+        v
+    };
+    assert_eq!(holds(&every), [Pos::new(1, 4), Pos::new(5, 4)]);
+    assert_eq!(holds(&pruned), holds(&every));
 }
