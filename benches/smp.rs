@@ -35,11 +35,24 @@ use criterion::{BenchmarkId, Criterion};
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
+/// `cargo bench` passes `--bench`; `cargo test` runs this binary once as a smoke test.
+fn benching() -> bool {
+    std::env::args().any(|a| a == "--bench")
+}
+
+/// The knob `name`, else its default: under `cargo bench` the bench's, under `cargo test` a
+/// size small enough for the test suite (it checks that every part runs, not how fast).
 fn env(name: &str, default: usize) -> usize {
+    let smoke = match name {
+        "BANGO_SMP_BENCH_DEPTH" => 4,
+        "BANGO_SMP_BENCH_POSITIONS" => 2,
+        "BANGO_SMP_BENCH_ROUNDS" => 1,
+        _ => default,
+    };
     std::env::var(name)
         .ok()
         .and_then(|s| s.parse().ok())
-        .unwrap_or(default)
+        .unwrap_or(if benching() { default } else { smoke })
 }
 
 fn set(count: usize) -> Vec<BenchPosition> {
@@ -354,10 +367,11 @@ fn main() {
     interleaved();
     let mut c = Criterion::default().configure_from_args().sample_size(10);
     let set = set(env("BANGO_SMP_BENCH_POSITIONS", 6));
+    let depth = if benching() { 6 } else { 4 };
     let mut group = c.benchmark_group("smp");
     for n in [1usize, 2, 4] {
         group.bench_with_input(BenchmarkId::new("time_to_depth6", n), &n, |b, &n| {
-            b.iter_custom(|iters| (0..iters).map(|_| run(&set, n, 6, false).2).sum())
+            b.iter_custom(|iters| (0..iters).map(|_| run(&set, n, depth, false).2).sum())
         });
     }
     group.finish();

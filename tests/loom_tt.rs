@@ -7,7 +7,7 @@
 //!
 //! Run: `RUSTFLAGS="--cfg loom" cargo test --test loom_tt --release`
 //! (`LOOM_MAX_PREEMPTIONS` overrides the bounds set here: 2, and 1 for the packed three-writer
-//! model).
+//! model, which runs only with `-- --ignored`).
 #![cfg(loom)]
 
 use bango::board::Pos;
@@ -122,8 +122,11 @@ fn two_writers_and_a_prober_packed() {
 }
 
 /// One preemption only: the packed slot's two-word protocol has many more atomic steps, and a
-/// bound of 2 takes far longer than CI allows (the two-writer model above runs at 2).
+/// bound of 2 takes far longer than CI allows (the two-writer model above runs at 2). Even at 1
+/// it takes minutes, and the packed slot is an experiment the brain does not use (the
+/// `experiments` feature): run it on demand with `-- --ignored`.
 #[test]
+#[ignore = "minutes long; the packed slot is an experiment (run with --ignored)"]
 fn three_writers_and_a_prober_packed() {
     model::<PackedSlot>(&[(K, 5), (K, 2), (K2, 3)], true, 1);
 }

@@ -22,8 +22,14 @@ fn load(file: &str, rule: &str, every: usize, n: usize) -> Vec<Puzzle> {
 
 /// Searches one puzzle with a fresh 4 MiB table and a fresh worker, under `plan` (caps only).
 fn search(p: &Puzzle, plan: Plan, params: Params) -> SearchResult {
+    search_in(p, plan, params, 4 << 20)
+}
+
+/// [`search`] with a fresh table of `table_bytes` (a depth-1 search needs little, and clearing
+/// 4 MiB per puzzle would cost more than the search).
+fn search_in(p: &Puzzle, plan: Plan, params: Params, table_bytes: usize) -> SearchResult {
     let stop = AtomicBool::new(false);
-    let tt = TranspositionTable::new(4 << 20);
+    let tt = TranspositionTable::new(table_bytes);
     let ctx = Context {
         tt: &tt,
         stop: &stop,
@@ -90,7 +96,7 @@ fn the_last_quiescence_four_is_pruned_only_where_it_cannot_win() {
                 qsearch_prune_last_four: last_four_three,
                 ..Params::default()
             };
-            let r = search(p, plan, params);
+            let r = search_in(p, plan, params, 256 << 10);
             nodes += r.nodes;
             if r.score >= WIN_MIN {
                 proofs.push((p.board().unwrap().stone_count(), r.best, r.score));
