@@ -56,6 +56,17 @@ fn timed_think(b: &Board, rule: Rule, mut limits: Limits) -> (Pos, Vec<String>, 
 }
 
 fn search(b: &Board, rule: Rule, depth: u32, params: Params) -> SearchResult {
+    search_with(b, rule, depth, params, RootOptions::default())
+}
+
+/// A fresh worker's fixed-depth search of `b` on a fresh table, with `options` at the root.
+fn search_with(
+    b: &Board,
+    rule: Rule,
+    depth: u32,
+    params: Params,
+    options: RootOptions,
+) -> SearchResult {
     let tt = TranspositionTable::new(8 << 20);
     let stop = AtomicBool::new(false);
     let ctx = Context {
@@ -63,7 +74,9 @@ fn search(b: &Board, rule: Rule, depth: u32, params: Params) -> SearchResult {
         stop: &stop,
         plan: Plan::depth(depth),
     };
-    Worker::new(0, params).search(&ctx, b, rule)
+    let mut worker = Worker::new(0, params);
+    worker.root_options = options;
+    worker.search(&ctx, b, rule)
 }
 
 /// Every limit a tactical test is run under: fixed depths and tiny clocks.
@@ -420,29 +433,17 @@ fn timed_bench_reports_when_each_depth_completed() {
     assert_eq!(r.time_to(0), None);
 }
 
-/// `worker`'s fixed-depth search of `b` with `options` at the root.
-fn search_with_options(b: &Board, depth: u32, options: RootOptions) -> SearchResult {
-    let tt = TranspositionTable::new(8 << 20);
-    let stop = AtomicBool::new(false);
-    let ctx = Context {
-        tt: &tt,
-        stop: &stop,
-        plan: Plan::depth(depth),
-    };
-    let mut worker = Worker::new(0, Params::default());
-    worker.root_options = options;
-    worker.search(&ctx, b, Rule::Freestyle)
-}
-
 /// Multi-PV: `n` lines with distinct first moves, best first, the first being the answer; one
 /// line asked for is exactly the plain search (same move, score and nodes).
 #[test]
 fn multi_pv_lines_are_distinct_ordered_and_lead_with_the_answer() {
     for b in midgame(4) {
         let plain = search(&b, Rule::Freestyle, 5, Params::default());
-        let one = search_with_options(
+        let one = search_with(
             &b,
+            Rule::Freestyle,
             5,
+            Params::default(),
             RootOptions {
                 lines: 1,
                 ..RootOptions::default()
@@ -453,9 +454,11 @@ fn multi_pv_lines_are_distinct_ordered_and_lead_with_the_answer() {
             (plain.best, plain.score, plain.nodes)
         );
         assert_eq!(one.lines.len(), 1);
-        let r = search_with_options(
+        let r = search_with(
             &b,
+            Rule::Freestyle,
             5,
+            Params::default(),
             RootOptions {
                 lines: 4,
                 ..RootOptions::default()
@@ -500,10 +503,12 @@ fn every_move_searches_moves_the_threat_pruning_drops() {
         lines: usize::MAX,
         ..RootOptions::default()
     };
-    let pruned = search_with_options(&b, 3, all.clone());
-    let every = search_with_options(
+    let pruned = search_with(&b, Rule::Freestyle, 3, Params::default(), all.clone());
+    let every = search_with(
         &b,
+        Rule::Freestyle,
         3,
+        Params::default(),
         RootOptions {
             every_move: true,
             ..all
