@@ -50,7 +50,7 @@ impl AlphaBeta {
             table: TableHandle::new(bytes),
             smp,
             opening: Opening::new(config.brain.book, config.exe.clone()),
-            proofs: RootProofs::new(config.brain.proofs),
+            proofs: RootProofs::with_slices(config.brain.proofs, config.proofs),
         }
     }
 
@@ -120,6 +120,16 @@ impl Algorithm for AlphaBeta {
                     let moves: Vec<String> = only.iter().map(Pos::to_string).collect();
                     (req.output)(&format!(
                         "opponent vcf in {threat_plies} plies; breakers {}",
+                        moves.join(" ")
+                    ));
+                }
+                hints.only = only;
+            }
+            Verdict::DefendVct { only, threats, .. } => {
+                if req.config.brain.show_detail != 0 {
+                    let moves: Vec<String> = only.iter().map(Pos::to_string).collect();
+                    (req.output)(&format!(
+                        "opponent vct with {threats} threats; breakers {}",
                         moves.join(" ")
                     ));
                 }

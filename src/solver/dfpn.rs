@@ -27,10 +27,10 @@
 //! the costly generation (VCF searches) runs once per position while it stays in the table.
 //!
 //! # Memory
-//! The table holds at most [`DfpnOptions::table_entries`] entries: past that, the entries with
-//! the least work below them are dropped (half of the table), and a dropped node is simply
-//! expanded again when reached. The VCF solver's refutation table is forgotten past
-//! [`DfpnOptions::vcf_table_entries`].
+//! The table holds about [`DfpnOptions::table_bytes`] (entries and their children lists, by
+//! size): past that, the entries with the least work below them are dropped (half of the
+//! table), and a dropped node is simply expanded again when reached. The VCF solver's
+//! refutation table is forgotten past [`DfpnOptions::vcf_table_bytes`].
 //!
 //! # Soundness
 //! When the root is proved, the proof tree is read from the table (a node whose entry was
@@ -56,12 +56,12 @@ pub struct DfpnOptions {
     pub vcf_fours: u8,
     /// Most plies from the root; a deeper OR node counts as disproved (inexactly).
     pub max_plies: u16,
-    /// Most entries of the proof-number table before its least-worked half is dropped.
-    pub table_entries: usize,
-    /// Most entries of the VCF solver's refutation table before it is forgotten.
-    pub vcf_table_entries: usize,
+    /// About the most bytes of the proof-number table before its least-worked half is dropped.
+    pub table_bytes: usize,
+    /// About the most bytes of the VCF solver's refutation table before it is forgotten.
+    pub vcf_table_bytes: usize,
     /// Initial proof number of an attacker move that is not a four (a four has one).
-    pub threat_pn: u64,
+    pub threat_pn: u16,
     /// Also try quiet attacks: moves in a clean window with one attacker stone (they can
     /// threaten a VCF without making a three).
     pub quiet_attacks: bool,
@@ -77,8 +77,8 @@ impl Default for DfpnOptions {
         DfpnOptions {
             vcf_fours: 24,
             max_plies: 80,
-            table_entries: 1 << 20,
-            vcf_table_entries: 1 << 22,
+            table_bytes: 64 << 20,
+            vcf_table_bytes: 32 << 20,
             threat_pn: 2,
             quiet_attacks: false,
             drop_one_defence: false,
@@ -100,7 +100,7 @@ enum Kind {
 #[derive(Clone, Copy, Debug)]
 struct Kid {
     mv: Pos,
-    pn0: u64,
+    pn0: u16,
 }
 
 /// A table entry: the node's numbers, its generated children, and how much work it took.
@@ -149,6 +149,8 @@ pub struct DfpnSolver {
     inexact: bool,
     /// The node count at which the current search gives up.
     node_limit: Option<u64>,
+    /// Children listed in the table's entries.
+    kids: usize,
     /// Counters.
     pub stats: DfpnStats,
     /// Why the verifier rejected the last rejected tree.
@@ -196,6 +198,7 @@ impl DfpnSolver {
             rule: None,
             inexact: false,
             node_limit: None,
+            kids: 0,
             stats: DfpnStats::default(),
             rejection: None,
             options,
@@ -205,6 +208,7 @@ impl DfpnSolver {
     /// Forgets every table entry and the counters.
     pub fn clear(&mut self) {
         self.table.clear();
+        self.kids = 0;
         self.inexact = false;
         self.vcf.clear();
         self.stats = DfpnStats::default();
@@ -243,6 +247,7 @@ impl DfpnSolver {
         if self.windows.size() != b.size() || self.rule != Some(rule) {
             self.windows = Windows::new(b.size());
             self.table.clear();
+            self.kids = 0;
             self.inexact = false;
             self.rule = Some(rule);
         }
@@ -284,25 +289,31 @@ impl DfpnSolver {
 
     /// Keeps the tables within their bounds.
     fn bound_memory(&mut self) {
-        if self.vcf.table_len() > self.options.vcf_table_entries {
+        if self.vcf.table_len() * VCF_ENTRY_BYTES > self.options.vcf_table_bytes {
             self.vcf.forget();
         }
-        if self.table.len() > self.options.table_entries {
+        if self.table_bytes() > self.options.table_bytes {
             self.stats.collections += 1;
             let mut works: Vec<u64> = self.table.values().map(|e| e.work).collect();
             let mid = works.len() / 2;
             let (_, &mut cut, _) = works.select_nth_unstable(mid);
             self.table.retain(|_, e| e.work > cut);
             // Many equal works (all ones, say) could keep the table full: drop down to half.
-            if self.table.len() > self.options.table_entries / 2 {
-                let keep = self.options.table_entries / 2;
-                let mut n = 0;
-                self.table.retain(|_, _| {
-                    n += 1;
-                    n <= keep
-                });
-            }
+            let keep = self.table.len().min(works.len() / 2);
+            let mut n = 0;
+            self.table.retain(|_, _| {
+                n += 1;
+                n <= keep
+            });
+            self.kids = self.table.values().map(|e| e.kids.len()).sum();
         }
+    }
+
+    /// About how many bytes the proof-number table holds.
+    pub fn table_bytes(&self) -> usize {
+        // A hash table keeps about an eighth of its slots free, plus a control byte each.
+        self.table.len() * (std::mem::size_of::<(u64, Entry)>() + 1) * 8 / 7
+            + self.kids * std::mem::size_of::<Kid>()
     }
 
     /// The df-pn search of one node (the board's side to move is its mover: the attacker at an
@@ -325,7 +336,7 @@ impl DfpnSolver {
         {
             return Err(Aborted);
         }
-        let key = b.key();
+        let key = node_key(b, a);
         let (kids, mut pn, mut dn) = match self.table.get(&key) {
             Some(e) => {
                 if e.pn == 0 || e.dn == 0 {
@@ -337,6 +348,7 @@ impl DfpnSolver {
                 let e = self.expand(b, rule, a, or, ply, budget)?;
                 let out = (e.kids.clone(), e.pn, e.dn);
                 self.bound_memory();
+                self.kids += e.kids.len();
                 self.table.insert(key, e);
                 out
             }
@@ -350,7 +362,7 @@ impl DfpnSolver {
                 let child = key ^ zobrist(mover, k.mv) ^ SIDE_KEY;
                 *v = match self.table.get(&child) {
                     Some(e) => (e.pn, e.dn),
-                    None => (k.pn0, 1),
+                    None => (u64::from(k.pn0), 1),
                 };
             }
             let (npn, ndn, i, second) = combine(or, &vals);
@@ -387,6 +399,7 @@ impl DfpnSolver {
             }
             None => {
                 self.bound_memory();
+                self.kids += kids.len();
                 self.table.insert(
                     key,
                     Entry {
@@ -438,7 +451,7 @@ impl DfpnSolver {
             // OR: no attack left; AND: no defence left.
             return Ok(settled(!or, Kind::Children));
         }
-        let vals: Vec<(u64, u64)> = kids.iter().map(|k| (k.pn0, 1)).collect();
+        let vals: Vec<(u64, u64)> = kids.iter().map(|k| (u64::from(k.pn0), 1)).collect();
         let (pn, dn, _, _) = combine(or, &vals);
         Ok(Entry {
             pn,
@@ -660,7 +673,7 @@ impl DfpnSolver {
             return Ok(None);
         }
         *room -= 1;
-        let key = b.key();
+        let key = node_key(b, a);
         let mut entry = self.table.get(&key).map(|e| (e.pn, e.kind, e.best));
         if !matches!(entry, Some((0, _, _))) {
             // Dropped from the table (or never settled there): prove it again.
@@ -700,7 +713,7 @@ impl DfpnSolver {
         budget: &Budget,
     ) -> Result<Option<Vec<(Pos, Tree)>>, Aborted> {
         let d = a.opponent();
-        let key = b.key();
+        let key = node_key(b, a);
         let kids: Box<[Kid]> = match self.table.get(&key) {
             Some(e) if e.pn == 0 => e.kids.clone(),
             _ => {
@@ -724,6 +737,22 @@ impl DfpnSolver {
         Ok(Some(replies))
     }
 }
+
+/// The table key of a node: the position's key, salted by the attacker (the same position is
+/// an OR node when its side to move attacks and an AND node when it defends).
+fn node_key(b: &Board, a: Color) -> u64 {
+    match a {
+        Color::Black => b.key(),
+        Color::White => b.key() ^ WHITE_ATTACKS,
+    }
+}
+
+/// The salt of [`node_key`] when white attacks (an odd 64-bit constant, unlike any stone's
+/// Zobrist key in practice).
+const WHITE_ATTACKS: u64 = 0x9E37_79B9_7F4A_7C15;
+
+/// About the bytes of one entry of the VCF solver's table (a key and a depth in a hash table).
+const VCF_ENTRY_BYTES: usize = 18;
 
 /// Most nodes of an extracted proof tree (a table full of transpositions could otherwise
 /// unfold into a huge tree).
@@ -1050,4 +1079,57 @@ fn makes_four(b: &mut Board, m: Pos, a: Color, rule: Rule) -> bool {
 /// default options; see [`DfpnSolver::solve`].
 pub fn find_vct_dfpn(board: &mut Board, rule: Rule, attacker: Color, budget: &Budget) -> VctProof {
     DfpnSolver::default().solve(board, rule, attacker, budget)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::notation::parse_puzzles;
+    use bango_testkit::data_dir;
+
+    /// The trace's re-test after one defender stone gives the plain replay's answer, for every
+    /// empty cell of the line's region, on VCF puzzles of every rule in the data (freestyle,
+    /// standard, renju with black and white attacking).
+    #[test]
+    fn trace_holds_as_a_replay_does() {
+        let text = std::fs::read_to_string(data_dir().join("puzzles-vcf.txt")).unwrap();
+        let all = parse_puzzles(&text).unwrap();
+        let mut solver = VcfSolver::new();
+        let (mut tested, mut broken) = (0, 0);
+        let mut rules = Vec::new();
+        for p in all.iter().step_by(61) {
+            let mut b = p.board().unwrap();
+            let a = p.side;
+            let Res::Win(line) = solver.search(&mut b, p.rule, a, 24, &Budget::unlimited()) else {
+                continue;
+            };
+            let Some(trace) = Trace::new(&mut b, p.rule, a, &line) else {
+                panic!("a found line does not replay\n{b}");
+            };
+            if !rules.contains(&(p.rule, a)) {
+                rules.push((p.rule, a));
+            }
+            for q in line_region(&b, &line, Some(&trace)).iter() {
+                if !legal(&mut b, q, a.opponent(), p.rule) {
+                    continue;
+                }
+                b.put(q, a.opponent()).unwrap();
+                let quick = trace.holds(&mut b, p.rule, a, q);
+                let plain = line_holds(&mut b, p.rule, a, &line, Some(q));
+                b.undo();
+                assert_eq!(
+                    quick, plain,
+                    "{} {a:?} defence {q}, line {line:?}\n{b}",
+                    p.rule
+                );
+                tested += 1;
+                broken += usize::from(!plain);
+            }
+        }
+        assert!(rules.len() >= 4, "{rules:?}");
+        assert!(
+            tested > 2000 && broken > 200,
+            "{tested} tested, {broken} broken"
+        );
+    }
 }
