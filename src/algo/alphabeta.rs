@@ -95,10 +95,19 @@ impl Algorithm for AlphaBeta {
         // the moves that break it.
         let plan = timeman::plan(&req.limits);
         let mut hints = advice.hints;
-        match self
+        let spent = self.proofs.counts;
+        let verdict = self
             .proofs
-            .probe(req.board, req.rule, &plan, req.limits.started, req.stop)
-        {
+            .probe(req.board, req.rule, &plan, req.limits.started, req.stop);
+        let now = self.proofs.counts;
+        if req.config.brain.show_detail != 0 && now.vct_probes > spent.vct_probes {
+            (req.output)(&format!(
+                "vct proofs: own {} ms, opponent's {} ms",
+                (now.own_vct_time - spent.own_vct_time).as_millis(),
+                (now.opp_vct_time - spent.opp_vct_time).as_millis()
+            ));
+        }
+        match verdict {
             Verdict::Vcf(line) => {
                 (req.output)(&format!(
                     "vcf win in {} plies, playing {}",

@@ -166,6 +166,14 @@ pub struct ProofCounts {
     pub vct_defences: u64,
     /// Candidates re-proved losing (summed over the defences).
     pub vct_refuted: u64,
+    /// Own VCT searches that ended proving there is none, and that ran out of their share.
+    pub own_vct_none: u64,
+    /// See [`ProofCounts::own_vct_none`].
+    pub own_vct_unknown: u64,
+    /// Time spent in the own VCT step and in the opponent's VCT step (with its re-proofs).
+    pub own_vct_time: Duration,
+    /// See [`ProofCounts::own_vct_time`].
+    pub opp_vct_time: Duration,
 }
 
 /// The proof solvers the brain keeps for the whole game (their tables survive between moves).
@@ -294,10 +302,16 @@ impl RootProofs {
             }
         };
         if sl.own_vct_percent > 0 {
+            let t = Instant::now();
             let own = self.vct.solve(&mut b, rule, me, &step(sl.own_vct_percent));
-            if let VctProof::Win(tree) = own {
-                self.counts.own_vct += 1;
-                return Verdict::Vct(tree);
+            self.counts.own_vct_time += t.elapsed();
+            match own {
+                VctProof::Win(tree) => {
+                    self.counts.own_vct += 1;
+                    return Verdict::Vct(tree);
+                }
+                VctProof::NoWin => self.counts.own_vct_none += 1,
+                VctProof::Unknown => self.counts.own_vct_unknown += 1,
             }
         }
 
@@ -305,13 +319,27 @@ impl RootProofs {
         if self.mode != ProofMode::VctDefend || sl.opp_vct_percent == 0 {
             return Verdict::Nothing;
         }
-        let whole = step(sl.opp_vct_percent);
+        let t = Instant::now();
+        let verdict = self.defend_vct(&mut b, rule, me, plan, &step(sl.opp_vct_percent));
+        self.counts.opp_vct_time += t.elapsed();
+        verdict
+    }
+
+    /// Step 4: the opponent's VCT within `whole`, and the candidates that may break it.
+    fn defend_vct(
+        &mut self,
+        b: &mut Board,
+        rule: Rule,
+        me: Color,
+        plan: &Plan,
+        whole: &Budget,
+    ) -> Verdict {
         let opp = me.opponent();
-        let VctProof::Win(tree) = self.vct.solve(&mut b, rule, opp, &whole) else {
+        let VctProof::Win(tree) = self.vct.solve(b, rule, opp, whole) else {
             return Verdict::Nothing;
         };
         self.counts.opp_vct += 1;
-        let cands = self.vct_candidates(&mut b, rule, me, &tree);
+        let cands = self.vct_candidates(b, rule, me, &tree);
         let (mut only, mut refuted) = (Vec::new(), Vec::new());
         for (i, &c) in cands.iter().enumerate() {
             if whole.expired() {
@@ -326,16 +354,16 @@ impl RootProofs {
                     let left = d.saturating_duration_since(now);
                     Budget {
                         deadline: Some(now + left / (cands.len() - i) as u32),
-                        ..whole
+                        ..*whole
                     }
                 }
                 _ => Budget {
-                    max_nodes: Some(sl.vct_nodes / cands.len() as u64 + 1),
-                    ..whole
+                    max_nodes: Some(self.slices.vct_nodes / cands.len() as u64 + 1),
+                    ..*whole
                 },
             };
             b.put(c, me).expect("candidate on an empty cell");
-            let again = self.vct.solve(&mut b, rule, opp, &share);
+            let again = self.vct.solve(b, rule, opp, &share);
             b.undo();
             if matches!(again, VctProof::Win(_)) {
                 self.counts.vct_refuted += 1;

@@ -27,9 +27,9 @@ pub struct Args {
     /// With --vct: use the old iterative-deepening VCT search instead of df-pn (comparison).
     #[arg(long, requires = "vct")]
     vct_id: bool,
-    /// With --vct: also try quiet attacks (moves that threaten a VCF without a three).
+    /// With --vct: no quiet attacks (moves that threaten a VCF without making a three).
     #[arg(long, requires = "vct")]
-    vct_quiet: bool,
+    vct_no_quiet: bool,
     /// Time per puzzle in milliseconds.
     #[arg(long, default_value_t = 1000)]
     time: u64,
@@ -149,7 +149,7 @@ pub fn run(args: Args) -> u8 {
                 VctSolver::new(VctOptions::default()).solve(&mut board, p.rule, p.side, &budget)
             } else {
                 let mut s = DfpnSolver::new(DfpnOptions {
-                    quiet_attacks: args.vct_quiet,
+                    quiet_attacks: !args.vct_no_quiet,
                     ..DfpnOptions::default()
                 });
                 let r = s.solve(&mut board, p.rule, p.side, &budget);
