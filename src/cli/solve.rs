@@ -2,7 +2,8 @@
 //! file (format in the shared data README) with the side to move and rule of each line.
 //!
 //! Prints one line per puzzle — `win x,y <plies> <ms>`, `none <ms>` (proved: no such win) or
-//! `unknown <ms>` (out of time) — then `solved N/M` and the timing summary. Each win printed
+//! `unknown <ms>` (out of time) — then `solved N/M`, the timing summary and, for VCT, the proof
+//! trees' sizes (attacker moves in each tree's explicit part). Each win printed
 //! has been verified (`bango::solver::verify`) and its time includes the verification. With `--check`
 //! the first move of each win is compared with the listed answers (when the line has any) and
 //! mismatches are reported; the exit code is then 1 if any puzzle mismatched or was unsolved.
@@ -99,6 +100,8 @@ pub fn run(args: Args) -> u8 {
     };
     let mut vcf = VcfSolver::new();
     let mut times = Vec::with_capacity(chosen.len());
+    // VCT only: the attacker moves of each proved tree (its explicit part).
+    let mut tree_sizes = Vec::new();
     let (mut wins, mut nones, mut unknowns, mut mismatches, mut bad) = (0, 0, 0, 0, 0);
     for (lineno, p) in &chosen {
         let mut board = match p.board() {
@@ -162,7 +165,10 @@ pub fn run(args: Args) -> u8 {
                 r
             };
             match proof {
-                VctProof::Win(t) => Some((t.attack, t.depth())),
+                VctProof::Win(t) => {
+                    tree_sizes.push(t.attack_count());
+                    Some((t.attack, t.depth()))
+                }
                 VctProof::NoWin => None,
                 VctProof::Unknown => {
                     unknowns += 1;
@@ -214,6 +220,16 @@ pub fn run(args: Args) -> u8 {
         within(1000),
         within(5000),
     );
+    if !tree_sizes.is_empty() {
+        tree_sizes.sort_unstable();
+        let total: usize = tree_sizes.iter().sum();
+        println!(
+            "proof trees: attacker moves median {}, mean {:.1}, largest {}",
+            tree_sizes[tree_sizes.len() / 2],
+            total as f64 / tree_sizes.len() as f64,
+            tree_sizes[tree_sizes.len() - 1]
+        );
+    }
     if args.check && (mismatches > 0 || wins < total || bad > 0) {
         1
     } else {

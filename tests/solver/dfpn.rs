@@ -84,19 +84,18 @@ fn renju_puzzles_are_proved_and_every_raw_tree_verifies() {
 /// The puzzles with one attacking stone taken away (stone `k mod n` of the attacker's `n`,
 /// for puzzle `k` of the sample): a VCT usually needs every stone, so most answers are not
 /// wins, and a search that trusted a broken threat would claim one here. Every raw claim must
-/// pass the verifier.
-#[test]
-fn puzzles_with_an_attacking_stone_removed_claim_only_verified_wins() {
+/// pass the verifier. Returns the wins and the other answers.
+fn stone_removed_claims(step: usize, max_nodes: u64) -> (usize, usize) {
     let all = puzzles();
     let (mut wins, mut others) = (0, 0);
-    for (k, p) in all.iter().enumerate().step_by(97) {
+    for (k, p) in all.iter().enumerate().step_by(step) {
         let own: Vec<usize> = (0..p.stones.len())
             .filter(|&i| p.stones[i].1 == p.side)
             .collect();
         let mut q = p.clone();
         q.stones.remove(own[k % own.len()]);
         let mut b = q.board().unwrap();
-        match solve(&mut b, q.rule, q.side, raw(), &nodes(1_500)) {
+        match solve(&mut b, q.rule, q.side, raw(), &nodes(max_nodes)) {
             VctProof::Win(tree) => {
                 verify(&b, q.rule, q.side, &tree)
                     .unwrap_or_else(|e| panic!("puzzle {k} less a stone: {e}\n{b}"));
@@ -106,8 +105,25 @@ fn puzzles_with_an_attacking_stone_removed_claim_only_verified_wins() {
         }
     }
     eprintln!("{wins} wins, {others} other answers");
+    (wins, others)
+}
+
+/// A small sample of [`stone_removed_claims`] for the default suite.
+#[test]
+fn puzzles_with_an_attacking_stone_removed_claim_only_verified_wins() {
+    let (wins, others) = stone_removed_claims(97, 1_500);
     assert!(wins >= 3, "only {wins} claims were checked");
     assert!(others >= 10, "only {others} positions without a win");
+}
+
+/// A larger sample with deeper searches (minutes in release):
+/// `cargo test --release --test solver dfpn::stone_removed_every_13th -- --ignored --nocapture`.
+#[test]
+#[ignore = "larger sample: run with --release -- --ignored"]
+fn stone_removed_every_13th() {
+    let (wins, others) = stone_removed_claims(13, 20_000);
+    assert!(wins >= 20, "only {wins} claims were checked");
+    assert!(others >= 50, "only {others} positions without a win");
 }
 
 /// The board of `rows` (15 lines, see [`Board::from_picture`]) with `c` to move.
