@@ -1,10 +1,12 @@
 //! VCF and VCT solve times on fixed subsets of the shared puzzle files (every 97th VCF puzzle,
 //! the hardest VCF puzzle — the 155-ply composed renju line at index 1954 —, a few quick VCT
-//! puzzles). Before timing, each VCF subset is solved once per puzzle and its solve rate,
-//! median and worst time per puzzle are printed. `cargo bench --bench vcf`.
+//! puzzles for the old VCT search and the df-pn one). Before timing, each VCF subset and (under
+//! `cargo bench` only) every 300th VCT puzzle (df-pn) is solved once per puzzle and its solve
+//! rate, median and worst time per puzzle (and the proof trees' sizes) are printed.
+//! `cargo bench --bench vcf`.
 
 use bango::notation::{parse_puzzles, Puzzle};
-use bango::solver::{Budget, Proof, VcfSolver, VctOptions, VctProof, VctSolver};
+use bango::solver::{Budget, DfpnSolver, Proof, VcfSolver, VctOptions, VctProof, VctSolver};
 use bango_testkit::data_dir;
 use criterion::{criterion_group, criterion_main, Criterion};
 use std::time::{Duration, Instant};
@@ -92,7 +94,56 @@ fn bench_vct(c: &mut Criterion) {
             wins
         })
     });
+    // The df-pn search (the one `solve --vct` and the brain use) on the same puzzles and on
+    // every 300th VCT puzzle; the solve rate, median and worst time are printed first.
+    // Only under `cargo bench` (which passes --bench): the test suite runs this target too,
+    // and these dozen solves take seconds.
+    if std::env::args().any(|a| a == "--bench") {
+        let stride: Vec<&Puzzle> = all.iter().step_by(300).collect();
+        dfpn_per_puzzle("vct_dfpn_every_300th", &stride);
+    }
+    group.bench_function("vct_dfpn_quick4", |bench| {
+        bench.iter(|| {
+            let mut wins = 0;
+            for p in &subset {
+                let mut b = p.board().unwrap();
+                let budget = Budget::until(Instant::now() + Duration::from_secs(5));
+                let mut s = DfpnSolver::default();
+                if matches!(s.solve(&mut b, p.rule, p.side, &budget), VctProof::Win(_)) {
+                    wins += 1;
+                }
+            }
+            wins
+        })
+    });
     group.finish();
+}
+
+/// Solves each VCT puzzle once with df-pn (1 s budget) and prints the solve rate, the
+/// per-puzzle times and the proof trees' sizes (attacker moves).
+fn dfpn_per_puzzle(name: &str, subset: &[&Puzzle]) {
+    let (mut times, mut sizes) = (Vec::new(), Vec::new());
+    for p in subset {
+        let mut b = p.board().unwrap();
+        let start = Instant::now();
+        let budget = Budget::until(start + Duration::from_secs(1));
+        if let VctProof::Win(t) = DfpnSolver::default().solve(&mut b, p.rule, p.side, &budget) {
+            sizes.push(t.attack_count());
+        }
+        times.push(start.elapsed());
+    }
+    times.sort();
+    sizes.sort_unstable();
+    println!(
+        "{name}: solved {}/{}, per puzzle median {:.2} ms, worst {:.2} ms; \
+         proof trees median {} attacker moves, largest {}",
+        sizes.len(),
+        subset.len(),
+        times[times.len() / 2].as_secs_f64() * 1e3,
+        times[times.len() - 1].as_secs_f64() * 1e3,
+        sizes.get(sizes.len() / 2).copied().unwrap_or(0),
+        sizes.last().copied().unwrap_or(0)
+    );
 }
 
 criterion_group!(benches, bench_vcf, bench_vct);

@@ -10,7 +10,7 @@
 //! Resources (threads, table size) are the values a manager asked for here; turning them into
 //! what the machine can give is `crate::resources`' job.
 
-use crate::algo::proofs::ProofMode;
+use crate::algo::proofs::{ProofMode, Slices};
 use crate::book::play::BookMode;
 use crate::search::Params;
 use crate::settings::SettingDoc;
@@ -39,7 +39,8 @@ crate::declare_settings! {
         pondering: bool = false, "BANGO_PONDER", info "pondering";
         /// Opening book and opening prior: `on`, `off`, `book` (book alone), `prior` (prior alone).
         book: BookMode = BookMode::Both, "BANGO_BOOK";
-        /// Root proof searches: `vcf` (own VCF, break the opponent's), `vct` (also own VCT), `off`.
+        /// Root proof searches: `vcf` (own VCF, break the opponent's), `vct` (also own VCT),
+        /// `vctdef` (also restrict the root against the opponent's VCT), `off`.
         proofs: ProofMode = ProofMode::DEFAULT, "BANGO_PROOFS";
         /// Lazy SMP workers put off the moves another worker is searching (off: for comparison).
         smp_defer: bool = true, "BANGO_SMP_DEFER";
@@ -70,6 +71,8 @@ pub struct Config {
     pub brain: Brain,
     /// The search's switches and tunables.
     pub search: Params,
+    /// The root proof steps' shares of the move budget and node caps.
+    pub proofs: Slices,
     /// Experiments (only with the `experiments` feature).
     #[cfg(feature = "experiments")]
     pub experiments: Experiments,
@@ -89,6 +92,13 @@ impl Config {
         Config {
             brain: Brain::from_vars(vars, warn),
             search: Params::from_vars(vars, warn),
+            proofs: {
+                let (slices, note) = Slices::from_vars(vars, warn).clamped();
+                if let Some(note) = note {
+                    warn(note);
+                }
+                slices
+            },
             #[cfg(feature = "experiments")]
             experiments: Experiments::from_vars(vars, warn),
             folder: None,
@@ -102,14 +112,15 @@ impl Config {
         let found = self
             .brain
             .set(var, text)
-            .or_else(|| self.search.set(var, text));
+            .or_else(|| self.search.set(var, text))
+            .or_else(|| self.proofs.set(var, text));
         #[cfg(feature = "experiments")]
         let found = found.or_else(|| self.experiments.set(var, text));
         found
     }
 
     /// Every declared setting with its default, in a stable order: the brain's, the search's,
-    /// then the experiments'.
+    /// the proofs', then the experiments'.
     pub fn documented() -> Vec<(SettingDoc, String)> {
         let mut out = Vec::new();
         let mut add = |docs: &[SettingDoc], values: Vec<(&'static str, String)>| {
@@ -117,6 +128,7 @@ impl Config {
         };
         add(Brain::DOCS, Brain::default().values());
         add(Params::DOCS, Params::default().values());
+        add(Slices::DOCS, Slices::default().values());
         #[cfg(feature = "experiments")]
         add(Experiments::DOCS, Experiments::default().values());
         out
@@ -190,6 +202,19 @@ mod tests {
         assert_eq!(c, Config::default());
         assert_eq!(warnings.len(), 2, "{warnings:?}");
         assert!(warnings.iter().any(|w| w.contains("BANGO_BOOK")));
+        // Proof shares beyond the move budget are cut, with a warning.
+        let mut warnings = Vec::new();
+        let c = Config::from_vars(
+            &vars(&[("BANGO_PROOF_OWN_VCT", "80"), ("BANGO_PROOFS", "vctdef")]),
+            &mut |w| warnings.push(w),
+        );
+        assert_eq!(c.brain.proofs, ProofMode::VctDefend);
+        assert_eq!(
+            (c.proofs.own_vct_percent, c.proofs.opp_vct_percent),
+            (65, 0)
+        );
+        assert_eq!(warnings.len(), 1, "{warnings:?}");
+        assert!(warnings[0].contains("using 10+15+65+0%"), "{warnings:?}");
     }
 
     #[test]

@@ -52,7 +52,7 @@ impl AlphaBeta {
             table: TableHandle::new(bytes),
             smp,
             opening: Opening::new(config.brain.book, config.exe.clone()),
-            proofs: RootProofs::new(config.brain.proofs),
+            proofs: RootProofs::with_slices(config.brain.proofs, config.proofs),
         }
     }
 
@@ -102,10 +102,19 @@ impl Algorithm for AlphaBeta {
         // Proofs next: a proved own win is played, a proved opponent VCF narrows the root to
         // the moves that break it.
         let mut hints = advice.hints;
-        match self
+        let spent = self.proofs.counts;
+        let verdict = self
             .proofs
-            .probe(req.board, req.rule, &plan, req.limits.started, req.stop)
-        {
+            .probe(req.board, req.rule, &plan, req.limits.started, req.stop);
+        let now = self.proofs.counts;
+        if req.config.brain.show_detail != 0 && now.vct_probes > spent.vct_probes {
+            (req.output)(&format!(
+                "vct proofs: own {} ms, opponent's {} ms",
+                (now.own_vct_time - spent.own_vct_time).as_millis(),
+                (now.opp_vct_time - spent.opp_vct_time).as_millis()
+            ));
+        }
+        match verdict {
             Verdict::Vcf(line) => {
                 (req.output)(&format!(
                     "vcf win in {} plies, playing {}",
@@ -127,6 +136,16 @@ impl Algorithm for AlphaBeta {
                     let moves: Vec<String> = only.iter().map(Pos::to_string).collect();
                     (req.output)(&format!(
                         "opponent vcf in {threat_plies} plies; breakers {}",
+                        moves.join(" ")
+                    ));
+                }
+                hints.only = only;
+            }
+            Verdict::DefendVct { only, threats, .. } => {
+                if req.config.brain.show_detail != 0 {
+                    let moves: Vec<String> = only.iter().map(Pos::to_string).collect();
+                    (req.output)(&format!(
+                        "opponent vct with {threats} threats; breakers {}",
                         moves.join(" ")
                     ));
                 }

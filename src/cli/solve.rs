@@ -2,13 +2,18 @@
 //! file (format in the shared data README) with the side to move and rule of each line.
 //!
 //! Prints one line per puzzle — `win x,y <plies> <ms>`, `none <ms>` (proved: no such win) or
-//! `unknown <ms>` (out of time) — then `solved N/M` and the timing summary. Each win printed
+//! `unknown <ms>` (out of time) — then `solved N/M`, the timing summary and, for VCT, the proof
+//! trees' sizes (attacker moves in each tree's explicit part). Each win printed
 //! has been verified (`bango::solver::verify`) and its time includes the verification. With `--check`
 //! the first move of each win is compared with the listed answers (when the line has any) and
 //! mismatches are reported; the exit code is then 1 if any puzzle mismatched or was unsolved.
 
 use bango::notation::Puzzle;
-use bango::solver::{Budget, Proof, VcfSolver, VctOptions, VctProof, VctSolver};
+use bango::solver::{
+    Budget, DfpnOptions, DfpnSolver, Proof, VcfSolver, VctOptions, VctProof, VctSolver,
+};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// Options of `solve`.
@@ -20,9 +25,19 @@ pub struct Args {
     /// Search for victory by continuous threats (fours and threes).
     #[arg(long)]
     vct: bool,
+    /// With --vct: use the old iterative-deepening VCT search instead of df-pn (comparison).
+    #[arg(long, requires = "vct")]
+    vct_id: bool,
+    /// With --vct: no quiet attacks (moves that threaten a VCF without making a three).
+    #[arg(long, requires = "vct")]
+    vct_no_quiet: bool,
     /// Time per puzzle in milliseconds.
     #[arg(long, default_value_t = 1000)]
     time: u64,
+    /// Count --time as the solver thread's CPU time, not the wall clock (Linux; comparisons on
+    /// a machine shared with other jobs). Printed times are CPU times then.
+    #[arg(long)]
+    cpu_time: bool,
     /// Compare each win's first move with the listed answers.
     #[arg(long)]
     check: bool,
@@ -38,7 +53,7 @@ pub struct Args {
     /// Print only the summary.
     #[arg(long, short)]
     quiet: bool,
-    /// Print each VCF search's node count to stderr.
+    /// Print each search's node count to stderr (with --vct: the df-pn statistics).
     #[arg(long)]
     print_nodes: bool,
     /// The puzzle file.
@@ -72,8 +87,21 @@ pub fn run(args: Args) -> u8 {
         .take(args.limit.unwrap_or(usize::MAX))
         .collect();
 
+    let clock = if args.cpu_time {
+        match CpuClock::start(Duration::from_millis(args.time)) {
+            Some(c) => Some(c),
+            None => {
+                eprintln!("--cpu-time: cannot read this thread's CPU time from /proc");
+                return 2;
+            }
+        }
+    } else {
+        None
+    };
     let mut vcf = VcfSolver::new();
     let mut times = Vec::with_capacity(chosen.len());
+    // VCT only: the attacker moves of each proved tree (its explicit part).
+    let mut tree_sizes = Vec::new();
     let (mut wins, mut nones, mut unknowns, mut mismatches, mut bad) = (0, 0, 0, 0, 0);
     for (lineno, p) in &chosen {
         let mut board = match p.board() {
@@ -85,9 +113,25 @@ pub fn run(args: Args) -> u8 {
             }
         };
         let start = Instant::now();
-        let budget = Budget {
-            max_nodes: args.nodes,
-            ..Budget::until(start + Duration::from_millis(args.time))
+        let wall = Duration::from_millis(args.time);
+        let budget = match &clock {
+            Some(c) => {
+                c.begin();
+                Budget {
+                    // The wall clock still ends a puzzle that gets no CPU at all.
+                    deadline: Some(start + wall * 100),
+                    stop: Some(&c.stop),
+                    max_nodes: args.nodes,
+                }
+            }
+            None => Budget {
+                max_nodes: args.nodes,
+                ..Budget::until(start + wall)
+            },
+        };
+        let elapsed = || match &clock {
+            Some(c) => c.elapsed(),
+            None => start.elapsed(),
         };
         // Fresh tables per puzzle: each line is independent and tables would only grow.
         vcf.clear();
@@ -97,25 +141,45 @@ pub fn run(args: Args) -> u8 {
                 Proof::NoWin => None,
                 Proof::Unknown => {
                     unknowns += 1;
-                    report(args.quiet, &format!("unknown {}", ms(start)));
-                    times.push(start.elapsed());
+                    let t = elapsed();
+                    report(args.quiet, &format!("unknown {}", t.as_millis()));
+                    times.push(t);
                     continue;
                 }
             }
         } else {
-            let mut s = VctSolver::new(VctOptions::default());
-            match s.solve(&mut board, p.rule, p.side, &budget) {
-                VctProof::Win(t) => Some((t.attack, t.depth())),
+            let proof = if args.vct_id {
+                VctSolver::new(VctOptions::default()).solve(&mut board, p.rule, p.side, &budget)
+            } else {
+                let mut s = DfpnSolver::new(DfpnOptions {
+                    quiet_attacks: !args.vct_no_quiet,
+                    ..DfpnOptions::default()
+                });
+                let r = s.solve(&mut board, p.rule, p.side, &budget);
+                if args.print_nodes {
+                    eprintln!(
+                        "dfpn {:?} vcf nodes {} {:?}",
+                        s.stats, s.vcf.nodes, s.rejection
+                    );
+                }
+                r
+            };
+            match proof {
+                VctProof::Win(t) => {
+                    tree_sizes.push(t.attack_count());
+                    Some((t.attack, t.depth()))
+                }
                 VctProof::NoWin => None,
                 VctProof::Unknown => {
                     unknowns += 1;
-                    report(args.quiet, &format!("unknown {}", ms(start)));
-                    times.push(start.elapsed());
+                    let t = elapsed();
+                    report(args.quiet, &format!("unknown {}", t.as_millis()));
+                    times.push(t);
                     continue;
                 }
             }
         };
-        let t = start.elapsed();
+        let t = elapsed();
         times.push(t);
         if args.print_nodes {
             eprintln!("nodes {}", vcf.nodes);
@@ -156,6 +220,16 @@ pub fn run(args: Args) -> u8 {
         within(1000),
         within(5000),
     );
+    if !tree_sizes.is_empty() {
+        tree_sizes.sort_unstable();
+        let total: usize = tree_sizes.iter().sum();
+        println!(
+            "proof trees: attacker moves median {}, mean {:.1}, largest {}",
+            tree_sizes[tree_sizes.len() / 2],
+            total as f64 / tree_sizes.len() as f64,
+            tree_sizes[tree_sizes.len() - 1]
+        );
+    }
     if args.check && (mismatches > 0 || wins < total || bad > 0) {
         1
     } else {
@@ -163,8 +237,64 @@ pub fn run(args: Args) -> u8 {
     }
 }
 
-fn ms(start: Instant) -> u128 {
-    start.elapsed().as_millis()
+/// A watchdog that raises `stop` when the solving thread has used its CPU time, read from
+/// Linux's `/proc/<pid>/task/<tid>/schedstat` (its first field, in nanoseconds).
+struct CpuClock {
+    path: std::path::PathBuf,
+    limit: Duration,
+    /// The solving thread's CPU time when the current puzzle started.
+    began: Arc<AtomicU64>,
+    stop: Arc<AtomicBool>,
+}
+
+impl CpuClock {
+    /// Starts the watchdog for the calling thread (None if its CPU time cannot be read).
+    fn start(limit: Duration) -> Option<CpuClock> {
+        let me = std::fs::read_link("/proc/thread-self").ok()?;
+        let path = std::path::Path::new("/proc").join(me).join("schedstat");
+        cpu_ns(&path)?;
+        let clock = CpuClock {
+            path,
+            limit,
+            began: Arc::new(AtomicU64::new(u64::MAX)),
+            stop: Arc::new(AtomicBool::new(false)),
+        };
+        let (path, began, stop) = (clock.path.clone(), clock.began.clone(), clock.stop.clone());
+        let limit = limit.as_nanos() as u64;
+        // Detached: it lives as long as the process, polling every millisecond.
+        std::thread::spawn(move || loop {
+            std::thread::sleep(Duration::from_millis(1));
+            let b = began.load(Ordering::Relaxed);
+            if b != u64::MAX && cpu_ns(&path).is_some_and(|n| n.saturating_sub(b) >= limit) {
+                stop.store(true, Ordering::Relaxed);
+            }
+        });
+        Some(clock)
+    }
+
+    /// A puzzle starts now.
+    fn begin(&self) {
+        self.stop.store(false, Ordering::Relaxed);
+        self.began
+            .store(cpu_ns(&self.path).unwrap_or(0), Ordering::Relaxed);
+    }
+
+    /// CPU time since [`CpuClock::begin`].
+    fn elapsed(&self) -> Duration {
+        let b = self.began.load(Ordering::Relaxed);
+        let n = cpu_ns(&self.path).unwrap_or(b).saturating_sub(b);
+        Duration::from_nanos(n).min(self.limit * 100)
+    }
+}
+
+/// The first field of a schedstat file.
+fn cpu_ns(path: &std::path::Path) -> Option<u64> {
+    std::fs::read_to_string(path)
+        .ok()?
+        .split_whitespace()
+        .next()?
+        .parse()
+        .ok()
 }
 
 fn report(quiet: bool, s: &str) {

@@ -3,7 +3,9 @@
 //!
 //! - [`threats`]: rule-aware detection of five, four and three points by window scanning.
 //! - [`vcf`]: the VCF solver ([`find_vcf`], [`VcfSolver`]).
-//! - [`vct`]: the VCT solver ([`find_vct`], [`VctSolver`]) and its proof [`Tree`].
+//! - [`vct`]: the iterative-deepening VCT solver ([`find_vct`], [`VctSolver`]) and its proof
+//!   [`Tree`].
+//! - [`dfpn`]: the df-pn VCT search ([`find_vct_dfpn`], [`DfpnSolver`]), which `solve --vct` uses.
 //! - [`verify`]: replays a proof by the rules alone ([`verify_vcf`], [`verify_tree`]).
 //!
 //! # Soundness contract
@@ -19,11 +21,13 @@ use crate::board::Pos;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
+pub mod dfpn;
 pub mod threats;
 pub mod vcf;
 pub mod vct;
 pub mod verify;
 
+pub use dfpn::{find_vct_dfpn, DfpnOptions, DfpnSolver, DfpnStats};
 pub use vcf::{find_vcf, vcf_breakers, Breakers, VcfSolver};
 pub use vct::{find_vct, Tree, VctOptions, VctProof, VctSolver};
 pub use verify::{verify_tree, verify_vcf};

@@ -112,6 +112,16 @@ impl Windows {
         self.dirs[w as usize]
     }
 
+    /// How many windows there are.
+    pub fn len(&self) -> usize {
+        self.cells.len()
+    }
+
+    /// Whether there are no windows (never, for a legal board size).
+    pub fn is_empty(&self) -> bool {
+        self.cells.is_empty()
+    }
+
     /// The board side these windows belong to.
     pub fn size(&self) -> usize {
         self.size
@@ -239,6 +249,31 @@ impl Counts {
     pub fn undo(&mut self, board: &mut Board, windows: &Windows) {
         let (p, c) = *board.history().last().expect("a stone to undo");
         board.undo();
+        let ci = c.index();
+        for &w in windows.of(p) {
+            let w = w as usize;
+            self.n[w][ci] -= 1;
+            let [own, opp] = self.n[w];
+            let (own, opp) = if ci == 0 { (own, opp) } else { (opp, own) };
+            self.step(ci, w, own, opp);
+        }
+    }
+
+    /// Counts a stone of `c` at `p` that the board already holds (the counts follow a board
+    /// changed behind their back; [`Counts::put`] places the stone too).
+    pub fn add(&mut self, windows: &Windows, p: Pos, c: Color) {
+        let ci = c.index();
+        for &w in windows.of(p) {
+            let w = w as usize;
+            let [own, opp] = self.n[w];
+            let (own, opp) = if ci == 0 { (own, opp) } else { (opp, own) };
+            self.step(ci, w, own, opp);
+            self.n[w][ci] += 1;
+        }
+    }
+
+    /// Uncounts a stone of `c` at `p` that the board no longer holds (see [`Counts::add`]).
+    pub fn remove(&mut self, windows: &Windows, p: Pos, c: Color) {
         let ci = c.index();
         for &w in windows.of(p) {
             let w = w as usize;

@@ -77,6 +77,9 @@ pub struct VcfSolver {
     counts: Counts,
     table: KeyMap<u8>,
     rule: Option<Rule>,
+    /// The stones (in board order) `counts` hold between searches, and their board's size.
+    counted: Vec<(Pos, Color)>,
+    counts_size: usize,
     /// Nodes searched since creation (or the last [`VcfSolver::clear`]).
     pub nodes: u64,
     /// Most fours in one line (the depth cap); a cut makes the answer `Unknown`, not `NoWin`.
@@ -98,6 +101,8 @@ impl VcfSolver {
             windows,
             table: KeyMap::default(),
             rule: None,
+            counted: Vec::new(),
+            counts_size: 0,
             nodes: 0,
             max_fours: 112,
         }
@@ -130,7 +135,29 @@ impl VcfSolver {
             self.table.clear();
             self.rule = Some(rule);
         }
-        self.counts.reset(board, &self.windows);
+        // Callers often search positions a stone or two apart (a VCT tries each defence):
+        // the counts follow those few stones instead of recounting every window.
+        let now = board.history();
+        let same = self
+            .counted
+            .iter()
+            .zip(now)
+            .take_while(|(x, y)| x == y)
+            .count();
+        if self.counts_size == board.size() && self.counted.len() + now.len() - 2 * same <= 6 {
+            for &(p, c) in self.counted[same..].iter().rev() {
+                self.counts.remove(&self.windows, p, c);
+            }
+            for &(p, c) in &now[same..] {
+                self.counts.add(&self.windows, p, c);
+            }
+            debug_assert!(self.counts == Counts::new(board, &self.windows));
+        } else {
+            self.counts.reset(board, &self.windows);
+            self.counts_size = board.size();
+        }
+        self.counted.clear();
+        self.counted.extend_from_slice(now);
     }
 
     /// Searches for a VCF of `attacker` as if it were to move, and verifies a found line with

@@ -9,7 +9,7 @@ use bango::algo::{Algorithm, Analysis, Request};
 use bango::board::{Board, Pos};
 use bango::config::Config;
 use bango::notation::{parse_puzzles, Puzzle};
-use bango::solver::{find_vcf, verify_vcf, Budget, Proof, VcfSolver};
+use bango::solver::{find_vcf, verify_vcf, Budget, DfpnSolver, Proof, VcfSolver, VctProof};
 use bango::timeman::Plan;
 use bango::timeman::{Limits, TimeControl};
 use bango_testkit::data_dir;
@@ -204,7 +204,9 @@ fn a_spent_slice_claims_nothing() {
                 assert!(only.contains(a), "winning four {a} dropped from {only:?}");
             }
         }
-        Verdict::Vcf(_) | Verdict::Vct(_) => panic!("claimed a win without time: {v:?}"),
+        Verdict::DefendVct { .. } | Verdict::Vcf(_) | Verdict::Vct(_) => {
+            panic!("claimed something without time: {v:?}")
+        }
     }
     // And with time it is proved.
     let v =
@@ -248,4 +250,48 @@ fn own_vct_is_played_only_in_vct_mode_and_verifies() {
     }
     eprintln!("proved {proved}");
     assert!(proved >= 8, "proved {proved} of 24");
+}
+
+/// VCT puzzles turned around: the puzzle's defender is to move and faces a VCT (two puzzles
+/// where it has no VCF or quick VCT of its own, picked from the file). In `vctdef` mode the
+/// probe restricts the root to candidate breakers; every candidate it drops is re-checked here
+/// (a fresh search finds the opponent's VCT again, and the verifier accepts it), and the brain
+/// plays one of the moves it kept.
+#[test]
+fn vct_defence_drops_only_candidates_that_lose() {
+    let path = data_dir().join("puzzles-vct.txt");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let all = parse_puzzles(&text).unwrap();
+    let stop = AtomicBool::new(false);
+    let mut dropped = 0;
+    for i in [592, 888] {
+        let p = &all[i];
+        let mut b = p.board().unwrap();
+        let me = p.side.opponent();
+        assert_eq!(find_vcf(&mut b, p.rule, me, &capped(200_000)), Proof::NoWin);
+        b.set_side_to_move(me);
+        let mut proofs = RootProofs::new(ProofMode::VctDefend);
+        let v = proofs.probe(&b, p.rule, &Plan::UNLIMITED, Instant::now(), &stop);
+        let Verdict::DefendVct { only, refuted, .. } = v else {
+            panic!("puzzle {i}: {v:?}");
+        };
+        assert_eq!(proofs.counts.vct_defences, 1);
+        assert!(!only.is_empty());
+        for &c in &refuted {
+            assert!(!only.contains(&c));
+            let mut after = b.clone();
+            after.put(c, me).unwrap();
+            let again = DfpnSolver::default().solve(&mut after, p.rule, p.side, &capped(20_000));
+            let VctProof::Win(tree) = again else {
+                panic!("puzzle {i}: {c} was dropped, but a fresh search says {again:?}");
+            };
+            after.set_side_to_move(p.side);
+            bango::solver::verify_tree(&after, p.rule, &tree, &Budget::unlimited()).unwrap();
+            dropped += 1;
+        }
+        let (m, lines) = think(&b, p, Limits::depth(3), ProofMode::VctDefend);
+        assert!(only.contains(&m), "played {m}, kept {only:?}");
+        assert!(lines.iter().any(|l| l.starts_with("opponent vct with ")));
+    }
+    assert!(dropped >= 2, "dropped {dropped}");
 }
