@@ -94,17 +94,28 @@ pub struct RootProofs {
 impl RootProofs {
     /// Solvers with empty tables running the steps of `mode`.
     pub fn new(mode: ProofMode) -> RootProofs {
-        RootProofs {
+        let mut proofs = RootProofs {
             mode,
             vcf: VcfSolver::new(),
             vct: VctSolver::default(),
-        }
+        };
+        proofs.bound_tables();
+        proofs
     }
 
     /// Forgets the solvers' tables (a new game).
     pub fn clear(&mut self) {
         self.vcf.clear();
         self.vct = VctSolver::new(self.vct.options);
+        self.bound_tables();
+    }
+
+    /// The solvers' tables keep at most [`crate::resources::PROOF_ENTRIES`] entries each: they
+    /// live for a whole game, and the memory budget counts them at that size.
+    fn bound_tables(&mut self) {
+        self.vcf.max_entries = crate::resources::PROOF_ENTRIES;
+        self.vct.max_entries = crate::resources::PROOF_ENTRIES;
+        self.vct.vcf.max_entries = crate::resources::PROOF_ENTRIES;
     }
 
     /// Runs the enabled steps for the side to move of `board`, each under its slice of `plan`

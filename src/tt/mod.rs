@@ -50,7 +50,7 @@ mod handle;
 mod packed;
 mod slot;
 
-pub use handle::{table_bytes, TableHandle, DEFAULT_BYTES, SMALL_BYTES};
+pub use handle::{Resize, TableHandle, DEFAULT_BYTES, SMALL_BYTES};
 #[cfg(any(test, loom, feature = "experiments"))]
 pub use packed::PackedSlot;
 #[cfg(loom)]
@@ -166,6 +166,16 @@ impl<S: Slot> TranspositionTable<S> {
             age: AtomicU8::new(0),
             salt: AtomicU64::new(0),
         }
+    }
+
+    /// Reserves the buckets of a table of about `bytes` (as [`TranspositionTable::with_bytes`]
+    /// sizes it) without touching them: the fallible, quick half of building a table. An
+    /// allocation the system refuses is an error here, never an abort.
+    pub fn try_reserve(bytes: usize) -> Result<Reservation<S>, std::collections::TryReserveError> {
+        let count = Self::buckets_for(bytes);
+        let mut buckets = Vec::new();
+        buckets.try_reserve_exact(count)?;
+        Ok(Reservation { buckets, count })
     }
 
     /// Number of buckets.
@@ -287,6 +297,32 @@ impl<S: Slot> TranspositionTable<S> {
         for bucket in self.buckets.iter() {
             bucket[0].clear();
             bucket[1].clear();
+        }
+    }
+}
+
+/// The reserved, not yet filled buckets of a table ([`TranspositionTable::try_reserve`]).
+/// Filling writes every bucket, which is what makes the memory resident; `TableHandle` does it
+/// on a helper thread.
+pub struct Reservation<S: Slot = DefaultSlot> {
+    buckets: Vec<[S; 2]>,
+    count: usize,
+}
+
+impl<S: Slot> Reservation<S> {
+    /// The bytes the table will take when full (as [`TranspositionTable::bytes`]).
+    pub fn bytes(&self) -> usize {
+        self.count * 2 * S::BYTES
+    }
+
+    /// Fills the buckets with empty slots: the table, ready to use.
+    pub fn fill(mut self) -> TranspositionTable<S> {
+        self.buckets
+            .resize_with(self.count, || [S::empty(), S::empty()]);
+        TranspositionTable {
+            buckets: self.buckets.into_boxed_slice(),
+            age: AtomicU8::new(0),
+            salt: AtomicU64::new(0),
         }
     }
 }
