@@ -1,5 +1,6 @@
 //! The protocol layer, black box: transcripts of the built brain over pipes and TCP, and whole
 //! games between two brains.
 
+mod resources;
 mod selfplay;
 mod transcripts;
