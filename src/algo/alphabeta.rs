@@ -254,10 +254,7 @@ impl Algorithm for AlphaBeta {
     fn resources(&self) -> Vec<String> {
         let r = &self.resources;
         let opt = |v: Option<u64>| v.map_or_else(|| "-".to_string(), |v| v.to_string());
-        let pending = self
-            .table
-            .pending()
-            .then(|| self.table.wanted_bytes() as u64 >> 10);
+        let pending = self.table.filling_bytes().map(|b| b as u64 >> 10);
         vec![format!(
             "resources: threads={} table_kib={} filling_kib={} limit={} peak_bound={} \
              worker_stack={}",

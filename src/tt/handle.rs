@@ -21,8 +21,9 @@
 //!   ([`Resize`]); when even that fails it keeps the table it has. It never aborts.
 //! - **One fill at a time.** Resizes in quick succession (a manager sending several settings)
 //!   never fill tables side by side: one helper fills the latest reservation, a newer request
-//!   replaces a queued one, and a table finished after a newer request was made is dropped
-//!   before the next is filled. At most two tables (the serving one and the one being filled)
+//!   replaces a queued one and abandons the one being filled (checked every
+//!   [`super::FILL_CHUNK_BYTES`], so only what was filled so far was ever resident), and a table
+//!   finished after a newer request was made is dropped before the next is filled. At most two tables (the serving one and the one being filled)
 //!   are ever resident, plus old ones already handed over for dropping.
 //!
 //! This handle is outside the loom model: it uses `std` threads and `Arc` on purpose.
@@ -102,6 +103,8 @@ struct Inner<S: Slot + 'static> {
     request: u64,
     /// Whether the table of request `request` has not been installed yet.
     pending: bool,
+    /// The size of that table (what was reserved: at most `wanted`).
+    pending_bytes: usize,
     filler: Arc<Mutex<FillQueue<S>>>,
     ready_tx: Sender<(u64, TranspositionTable<S>)>,
     ready_rx: Receiver<(u64, TranspositionTable<S>)>,
@@ -141,6 +144,7 @@ impl<S: Slot + 'static> TableHandle<S> {
                 wanted: small,
                 request: 0,
                 pending: false,
+                pending_bytes: 0,
                 filler: Arc::new(Mutex::new(FillQueue {
                     next: None,
                     running: false,
@@ -194,9 +198,15 @@ impl<S: Slot + 'static> TableHandle<S> {
 
     /// Whether a table asked for is still being filled.
     pub fn pending(&self) -> bool {
+        self.filling_bytes().is_some()
+    }
+
+    /// The size of the table still being filled, if one is (what was reserved, which a refusal
+    /// may have made smaller than [`TableHandle::wanted_bytes`]).
+    pub fn filling_bytes(&self) -> Option<usize> {
         let mut inner = self.inner.lock();
         inner.install_ready();
-        inner.pending
+        inner.pending.then_some(inner.pending_bytes)
     }
 
     /// Asks for a table of about `bytes`. The same size as before keeps the table (and its
@@ -236,6 +246,7 @@ impl<S: Slot + 'static> TableHandle<S> {
             inner.retire(old);
         } else {
             inner.pending = true;
+            inner.pending_bytes = got;
             let id = inner.request;
             inner.fill(id, reservation);
         }
@@ -382,7 +393,11 @@ fn fill_loop<S: Slot>(queue: &Mutex<FillQueue<S>>, ready: &Sender<(u64, Transpos
                 }
             }
         };
-        let table = reservation.fill();
+        // A newer request abandons this fill at once: a table the manager no longer wants
+        // never becomes resident in full (a limit sent just after start-up stays a limit).
+        let Some(table) = reservation.fill_unless(|| queue.lock().next.is_some()) else {
+            continue;
+        };
         if queue.lock().next.is_some() {
             drop(table);
             continue;
@@ -531,6 +546,24 @@ mod tests {
         );
         sh.wait_idle();
         assert!(sh.table().bytes() <= 2 << 20);
+    }
+
+    #[test]
+    fn an_abandoned_fill_stops_early() {
+        let asked = std::cell::Cell::new(0);
+        let r = Table::try_reserve(8 << 20).unwrap();
+        let abandoned = r.fill_unless(|| {
+            asked.set(asked.get() + 1);
+            asked.get() > 2
+        });
+        assert!(abandoned.is_none());
+        // Two chunks filled, then the third check gave up (of eight or nine chunks).
+        assert_eq!(asked.get(), 3);
+        let full = Table::try_reserve(8 << 20)
+            .unwrap()
+            .fill_unless(|| false)
+            .unwrap();
+        assert_eq!(full.bucket_count(), Table::buckets_for(8 << 20));
     }
 
     #[test]

@@ -301,6 +301,9 @@ impl<S: Slot> TranspositionTable<S> {
     }
 }
 
+/// How much of a table [`Reservation::fill_unless`] fills between two checks.
+pub const FILL_CHUNK_BYTES: usize = 1 << 20;
+
 /// The reserved, not yet filled buckets of a table ([`TranspositionTable::try_reserve`]).
 /// Filling writes every bucket, which is what makes the memory resident; `TableHandle` does it
 /// on a helper thread.
@@ -316,14 +319,29 @@ impl<S: Slot> Reservation<S> {
     }
 
     /// Fills the buckets with empty slots: the table, ready to use.
-    pub fn fill(mut self) -> TranspositionTable<S> {
-        self.buckets
-            .resize_with(self.count, || [S::empty(), S::empty()]);
-        TranspositionTable {
+    pub fn fill(self) -> TranspositionTable<S> {
+        self.fill_unless(|| false)
+            .expect("a fill that is never abandoned completes")
+    }
+
+    /// [`Reservation::fill`], asking `abandon` after every [`FILL_CHUNK_BYTES`] whether the
+    /// table is still wanted: `None` when it is not, having touched (made resident) only what
+    /// was filled so far, which the drop returns.
+    pub fn fill_unless(mut self, abandon: impl Fn() -> bool) -> Option<TranspositionTable<S>> {
+        let chunk = (FILL_CHUNK_BYTES / (2 * S::BYTES)).max(1);
+        while self.buckets.len() < self.count {
+            if abandon() {
+                return None;
+            }
+            let next = (self.buckets.len() + chunk).min(self.count);
+            // Within the reserved capacity: no reallocation.
+            self.buckets.resize_with(next, || [S::empty(), S::empty()]);
+        }
+        Some(TranspositionTable {
             buckets: self.buckets.into_boxed_slice(),
             age: AtomicU8::new(0),
             salt: AtomicU64::new(0),
-        }
+        })
     }
 }
 
