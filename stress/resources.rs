@@ -167,7 +167,7 @@ fn mapping_rss(addr: usize) -> u64 {
 #[test]
 fn worker_stack_covers_the_deepest_search() {
     let per_position = if long() {
-        Duration::from_millis(3000)
+        Duration::from_millis(1000)
     } else {
         Duration::from_millis(150)
     };
@@ -180,7 +180,7 @@ fn worker_stack_covers_the_deepest_search() {
     ] {
         let text = std::fs::read_to_string(data.join(file)).expect(file);
         let puzzles = notation::parse_puzzles(&text).unwrap();
-        let take = if long() { puzzles.len() } else { take };
+        let take = if long() { take * 5 } else { take };
         boards.extend(puzzles.iter().take(take).filter_map(|p| p.board().ok()));
     }
     let measured = std::thread::Builder::new()

@@ -23,7 +23,8 @@
 //!   never fill tables side by side: one helper fills the latest reservation, a newer request
 //!   replaces a queued one and abandons the one being filled (checked every
 //!   [`super::FILL_CHUNK_BYTES`], so only what was filled so far was ever resident), and a table
-//!   finished after a newer request was made is dropped before the next is filled. At most two tables (the serving one and the one being filled)
+//!   finished after a newer request was made is dropped before the next is filled; and no
+//!   fill starts while a replaced table is still being dropped. At most two tables (the serving one and the one being filled)
 //!   are ever resident, plus old ones already handed over for dropping.
 //!
 //! This handle is outside the loom model: it uses `std` threads and `Arc` on purpose.
@@ -31,6 +32,7 @@
 use super::{DefaultSlot, Reservation, Slot, TranspositionTable};
 use crossbeam_channel::{Receiver, RecvTimeoutError, Sender, TryRecvError};
 use parking_lot::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
@@ -106,6 +108,9 @@ struct Inner<S: Slot + 'static> {
     /// The size of that table (what was reserved: at most `wanted`).
     pending_bytes: usize,
     filler: Arc<Mutex<FillQueue<S>>>,
+    /// Replaced tables handed to helpers and not yet dropped; the filler waits for none to be
+    /// left before it fills, so a table is never filled while older ones are still resident.
+    retiring: Arc<AtomicUsize>,
     ready_tx: Sender<(u64, TranspositionTable<S>)>,
     ready_rx: Receiver<(u64, TranspositionTable<S>)>,
     /// Helper threads (fills and disposals) not yet known to have finished.
@@ -145,6 +150,7 @@ impl<S: Slot + 'static> TableHandle<S> {
                 request: 0,
                 pending: false,
                 pending_bytes: 0,
+                retiring: Arc::new(AtomicUsize::new(0)),
                 filler: Arc::new(Mutex::new(FillQueue {
                     next: None,
                     running: false,
@@ -334,8 +340,9 @@ impl<S: Slot + 'static> Inner<S> {
         };
         if start {
             let queue = Arc::clone(&self.filler);
+            let retiring = Arc::clone(&self.retiring);
             let tx = self.ready_tx.clone();
-            self.spawn(move || fill_loop(&queue, &tx));
+            self.spawn(move || fill_loop(&queue, &retiring, &tx));
         }
     }
 
@@ -363,7 +370,17 @@ impl<S: Slot + 'static> Inner<S> {
     /// Drops `old` on a helper thread once no search holds it, so that the (slow) final drop
     /// never lands on a searching thread.
     fn retire(&mut self, old: Arc<TranspositionTable<S>>) {
+        /// Counts the retirement done however the helper ends.
+        struct Done(Arc<AtomicUsize>);
+        impl Drop for Done {
+            fn drop(&mut self) {
+                self.0.fetch_sub(1, Ordering::SeqCst);
+            }
+        }
+        self.retiring.fetch_add(1, Ordering::SeqCst);
+        let done = Done(Arc::clone(&self.retiring));
         self.spawn(move || {
+            let _done = done;
             let mut old = old;
             loop {
                 match Arc::try_unwrap(old) {
@@ -381,7 +398,11 @@ impl<S: Slot + 'static> Inner<S> {
 /// The filler thread: fills the queued reservation, and delivers it unless a newer one was
 /// queued meanwhile (then it drops it here and fills the newer one); ends when the queue is
 /// empty.
-fn fill_loop<S: Slot>(queue: &Mutex<FillQueue<S>>, ready: &Sender<(u64, TranspositionTable<S>)>) {
+fn fill_loop<S: Slot>(
+    queue: &Mutex<FillQueue<S>>,
+    retiring: &AtomicUsize,
+    ready: &Sender<(u64, TranspositionTable<S>)>,
+) {
     loop {
         let (id, reservation) = {
             let mut q = queue.lock();
@@ -395,6 +416,10 @@ fn fill_loop<S: Slot>(queue: &Mutex<FillQueue<S>>, ready: &Sender<(u64, Transpos
         };
         // A newer request abandons this fill at once: a table the manager no longer wants
         // never becomes resident in full (a limit sent just after start-up stays a limit).
+        // Older tables first leave memory (a search may still hold one until its move ends).
+        while retiring.load(Ordering::SeqCst) > 0 && queue.lock().next.is_none() {
+            std::thread::sleep(Duration::from_millis(2));
+        }
         let Some(table) = reservation.fill_unless(|| queue.lock().next.is_some()) else {
             continue;
         };
