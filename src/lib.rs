@@ -13,7 +13,7 @@
 //! | proofs | [`solver`] | VCF and VCT threat-space search and their independent verifiers |
 //! | search | [`timeman`], [`settings`], [`tt`], [`busy`], [`search`], [`smp`] | time plans, declared parameters, the shared table, busy-move marks, the alpha-beta worker, lazy SMP |
 //! | knowledge | [`book`] | opening books, the opening prior, Swap2 |
-//! | engine | [`algo`], [`config`] | move-choosing algorithms (alpha-beta with root proofs, random) and the configuration they are built from |
+//! | engine | [`algo`], [`config`], [`resources`] | move-choosing algorithms (alpha-beta with root proofs, random), the configuration they are built from, and the threads and table those settings come to on this machine within the memory limit |
 //! | front ends | [`protocol`], [`gui`], [`arena`], [`bench`](mod@bench) | the Gomocup session (stdin, TCP, WebSocket), matches between brains, the node-count signature |
 //!
 //! Invariants each layer keeps:
@@ -60,6 +60,7 @@ pub mod notation;
 pub mod pattern;
 pub mod position;
 pub mod protocol;
+pub mod resources;
 pub mod rng;
 pub mod rules;
 pub mod search;

@@ -152,20 +152,28 @@ impl WorkerPool {
     }
 
     /// Makes sure a pool of exactly `workers` threads exists when `workers > 1` (call it when
-    /// the thread count is set, so that the first move does not pay for thread creation).
-    pub fn ensure(&mut self, workers: usize) {
+    /// the thread count is set, so that the first move does not pay for thread creation), each
+    /// with a stack of [`crate::resources::WORKER_STACK_BYTES`]. Returns the workers that can
+    /// run: `workers`, or, when the system refuses the threads, what the pool had before (1
+    /// without a pool). Never panics for want of threads.
+    pub fn ensure(&mut self, workers: usize) -> usize {
         if workers <= 1 {
-            return;
+            return 1;
         }
-        if self.pool.as_ref().map(|p| p.current_num_threads()) != Some(workers) {
-            self.pool = Some(
-                rayon::ThreadPoolBuilder::new()
-                    .num_threads(workers)
-                    .thread_name(|i| format!("bango-worker-{i}"))
-                    .stack_size(16 << 20)
-                    .build()
-                    .expect("build the search thread pool"),
-            );
+        if self.threads() == workers {
+            return workers;
+        }
+        let built = rayon::ThreadPoolBuilder::new()
+            .num_threads(workers)
+            .thread_name(|i| format!("bango-worker-{i}"))
+            .stack_size(crate::resources::WORKER_STACK_BYTES)
+            .build();
+        match built {
+            Ok(pool) => {
+                self.pool = Some(pool);
+                workers
+            }
+            Err(_) => self.threads().max(1),
         }
     }
 
@@ -191,7 +199,11 @@ impl WorkerPool {
         W: Fn(usize, &Reporter<R>) + Sync,
         M: FnMut() -> bool,
     {
-        let workers = workers.max(1);
+        // Fewer workers when the system refuses the threads (see `ensure`).
+        let workers = match workers.max(1) {
+            1 => 1,
+            n => self.ensure(n),
+        };
         let reporters: Vec<Reporter<R>> = (0..workers).map(|_| Reporter::new()).collect();
         let panicked: Vec<AtomicBool> = (0..workers).map(|_| AtomicBool::new(false)).collect();
         // Counted under the lock the caller waits on, so a finish between the caller's check
@@ -209,8 +221,10 @@ impl WorkerPool {
         if workers == 1 {
             run_one(0);
         } else {
-            self.ensure(workers);
-            let pool = self.pool.as_ref().expect("pool built by ensure");
+            let pool = self
+                .pool
+                .as_ref()
+                .expect("ensure returned a pool's threads");
             pool.in_place_scope(|scope| {
                 for i in 0..workers {
                     let run_one = &run_one;
@@ -360,10 +374,10 @@ impl LazySmp {
     }
 
     /// Sets the number of workers, building the pool now so that no move pays for it. Existing
-    /// workers keep what they learnt; new ones start fresh.
-    pub fn set_threads(&mut self, threads: usize) {
-        let n = threads.max(1);
-        self.pool.ensure(n);
+    /// workers keep what they learnt; new ones start fresh. Returns the number of workers set:
+    /// `threads` (at least 1), or fewer when the system refuses the threads.
+    pub fn set_threads(&mut self, threads: usize) -> usize {
+        let n = self.pool.ensure(threads.max(1));
         self.workers.truncate(n);
         while self.workers.len() < n {
             let i = self.workers.len();
@@ -375,6 +389,7 @@ impl LazySmp {
         for w in &mut self.workers {
             w.get_mut().set_busy(busy.clone());
         }
+        n
     }
 
     /// Whether workers put off the moves another worker is searching (on by default; off only

@@ -28,6 +28,63 @@ pub struct TimeControl {
     pub left_ms: Option<i64>,
 }
 
+/// The longest clock setting taken, in ms (`timeout_turn`, `timeout_match`): the protocol's
+/// "unlimited" `time_left`, about 24.8 days. Longer values are clamped to it.
+pub const MAX_CLOCK_MS: u64 = UNLIMITED_LEFT as u64;
+
+/// The match clock as the brain keeps it: the last `time_left` the manager sent minus what our
+/// own moves took since, or, when none was sent this game, `timeout_match` minus what our moves
+/// took. So a manager that sets a match clock and never reports it is still obeyed, and a
+/// report corrects our count whenever one arrives.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct MatchClock {
+    /// `time_left` as last reported this game.
+    reported_ms: Option<i64>,
+    /// Our moves' time since that report (or since the game started), ms.
+    used_ms: u64,
+}
+
+impl MatchClock {
+    /// A new game: nothing reported, nothing used.
+    pub fn new_game(&mut self) {
+        *self = MatchClock::default();
+    }
+
+    /// The manager reports `ms` left (`INFO time_left`).
+    pub fn report(&mut self, ms: i64) {
+        self.reported_ms = Some(ms);
+        self.used_ms = 0;
+    }
+
+    /// One of our moves took `took` (from the command that asked for it to our reply).
+    pub fn moved(&mut self, took: Duration) {
+        let ms = u64::try_from(took.as_millis()).unwrap_or(u64::MAX);
+        self.used_ms = self.used_ms.saturating_add(ms);
+    }
+
+    /// What is left of the match clock for `time` (its `timeout_match`), by our count: `None`
+    /// when there is no match clock.
+    pub fn left_ms(&self, time: &TimeControl) -> Option<i64> {
+        let used = i64::try_from(self.used_ms).unwrap_or(i64::MAX);
+        match (self.reported_ms, time.match_ms) {
+            (Some(left), _) if left >= UNLIMITED_LEFT => Some(left),
+            (Some(left), _) => Some(left.saturating_sub(used)),
+            (None, Some(m)) if m > 0 => {
+                Some(i64::try_from(m).unwrap_or(i64::MAX).saturating_sub(used))
+            }
+            (None, _) => None,
+        }
+    }
+
+    /// `time` with `left_ms` set from this clock (the time control a move is planned with).
+    pub fn apply(&self, time: TimeControl) -> TimeControl {
+        TimeControl {
+            left_ms: self.left_ms(&time),
+            ..time
+        }
+    }
+}
+
 /// The limits of one move.
 #[derive(Clone, Copy, Debug)]
 pub struct Limits {
@@ -132,11 +189,12 @@ impl Plan {
     /// A budget of `budget` from `started`: no new iteration after [`SOFT_PERCENT`] of it, and
     /// the search abandoned at its end.
     pub fn within(started: Instant, budget: Duration) -> Plan {
+        // A budget beyond what an `Instant` can represent is no deadline at all.
         Plan {
             instant: false,
             budget: Some(budget),
-            soft: Some(started + budget * SOFT_PERCENT / 100),
-            hard: Some(started + budget),
+            soft: started.checked_add(budget * SOFT_PERCENT / 100),
+            hard: started.checked_add(budget),
             ..Plan::UNLIMITED
         }
     }
@@ -181,7 +239,8 @@ pub fn budget_ms(limits: &Limits) -> Option<u64> {
         if turn == 0 {
             0
         } else {
-            let margin = (TURN_MARGIN_MS + turn * TURN_MARGIN_PERCENT / 100).min(turn / 4);
+            let margin =
+                (TURN_MARGIN_MS + turn.saturating_mul(TURN_MARGIN_PERCENT) / 100).min(turn / 4);
             (turn - margin).max(1)
         }
     });
@@ -254,5 +313,55 @@ mod tests {
         assert_eq!(plan(&Limits::nodes(500)).max_nodes, Some(500));
         let p = plan(&limits(Some(1000), None, None));
         assert!(p.soft.unwrap() < p.hard.unwrap());
+        // Absurd clocks neither overflow nor panic.
+        assert!(budget_ms(&limits(Some(u64::MAX), None, None)).unwrap() > u64::MAX / 2);
+        let huge = plan(&limits(Some(u64::MAX), None, None));
+        assert!(huge
+            .hard
+            .is_none_or(|h| h > Instant::now() + Duration::from_secs(1 << 40)));
+        assert_eq!(
+            budget_ms(&limits(Some(1000), Some(1), Some(i64::MIN))),
+            Some(0)
+        );
+    }
+
+    /// With a match clock and no `time_left`, the brain counts its own time; a report resets
+    /// the count (the case: 300 ms for the game, 2000 ms a turn).
+    #[test]
+    fn own_match_clock() {
+        let turn = TimeControl {
+            turn_ms: Some(2000),
+            match_ms: Some(300),
+            left_ms: None,
+        };
+        let mut clock = MatchClock::default();
+        let first = budget_ms(&Limits::new(clock.apply(turn))).unwrap();
+        assert!(first <= 300 / 20, "first move gets {first} ms");
+        clock.moved(Duration::from_millis(100));
+        assert_eq!(clock.left_ms(&turn), Some(200));
+        clock.moved(Duration::from_millis(150));
+        assert_eq!(clock.left_ms(&turn), Some(50));
+        // The manager's report wins, and our moves count from it.
+        clock.report(250);
+        assert_eq!(clock.left_ms(&turn), Some(250));
+        clock.moved(Duration::from_millis(10));
+        assert_eq!(clock.left_ms(&turn), Some(240));
+        // Overspent: answer at once, never a negative budget.
+        clock.moved(Duration::from_millis(1000));
+        assert_eq!(budget_ms(&Limits::new(clock.apply(turn))), Some(0));
+        // No match clock: nothing to count; unlimited reports stay unlimited.
+        let free = TimeControl {
+            match_ms: Some(0),
+            ..turn
+        };
+        clock.new_game();
+        assert_eq!(clock.left_ms(&free), None);
+        clock.report(UNLIMITED_LEFT);
+        clock.moved(Duration::from_millis(10));
+        assert_eq!(clock.left_ms(&free), Some(UNLIMITED_LEFT));
+        assert_eq!(
+            budget_ms(&Limits::new(clock.apply(free))),
+            Some(2000 - TURN_MARGIN_MS - 2000 * TURN_MARGIN_PERCENT / 100)
+        );
     }
 }

@@ -9,10 +9,14 @@
 //! Nothing slow lands on a move's clock: the table is a [`TableHandle`] (a new size is
 //! allocated in the background while the old table keeps serving, a replaced one is dropped by
 //! a helper, a new game is a constant-time clear), and the worker pool is built when the thread
-//! count changes, at the new game or at the first move that sees the new count. One caveat of
-//! the background allocation: right after a size change (and at start-up with a table above
-//! [`crate::tt::SMALL_BYTES`]) the first moves may search a smaller table, so a fixed-depth
-//! search is reproducible only once the table is in place (see [`AlphaBeta::with_table`]).
+//! count changes. Resource settings are taken when they are sent ([`Algorithm::configure`],
+//! which the session calls for an `INFO` between moves and at a new game), all from one plan of
+//! [`crate::resources`]; a move waits a small share of its budget for a table still being
+//! filled, so that the size asked for between moves is the one it searches with. One caveat of
+//! the background allocation: at start-up with a table above [`crate::tt::SMALL_BYTES`] (and
+//! after a change, if the fill outlasts that wait) a move may search a smaller table, so a
+//! fixed-depth search is reproducible only once the table is in place (see
+//! [`AlphaBeta::with_table`]).
 
 use super::proofs::{RootProofs, Verdict};
 use super::{Algorithm, Analysis, Balance, Request};
@@ -20,11 +24,16 @@ use crate::board::{Board, Pos};
 use crate::book::play::Opening;
 use crate::book::swap2::{self, Swap2Reply};
 use crate::config::Config;
+use crate::resources::{self, Machine, Resources, Wanted};
 use crate::search::{Line, Report, RootOptions, SearchResult, WIN_MIN};
 use crate::smp::{Job, LazySmp};
 use crate::timeman::{self, Plan};
-use crate::tt::{self, TableHandle};
-use std::time::Instant;
+use crate::tt::TableHandle;
+use std::time::{Duration, Instant};
+
+/// The share of a move's budget it may wait for a table still being filled (filling takes a
+/// few milliseconds per hundred MiB; it normally finishes between the `INFO` and the move).
+const TABLE_WAIT_DIVISOR: u32 = 16;
 
 /// The alpha-beta algorithm.
 pub struct AlphaBeta {
@@ -32,16 +41,28 @@ pub struct AlphaBeta {
     smp: LazySmp,
     opening: Opening,
     proofs: RootProofs,
+    machine: Machine,
+    /// The resource settings last configured from (`None`: not yet, so the first
+    /// [`Algorithm::configure`] reports what it clamps even when nothing changes).
+    configured: Option<Wanted>,
+    /// What the last plan gave.
+    resources: Resources,
 }
 
 impl AlphaBeta {
     /// An engine configured by `config` (search parameters, book, proofs, workers) with the
-    /// table size it asks for (its allocation continues in the background).
+    /// resources its settings ask for, clamped to the machine ([`crate::resources::plan`]);
+    /// the table's allocation continues in the background.
     pub fn new(config: &Config) -> AlphaBeta {
-        AlphaBeta::build(config, AlphaBeta::table_bytes(config))
+        let machine = Machine::detect();
+        let plan = resources::plan(Wanted::of(&config.brain), &machine);
+        let mut engine = AlphaBeta::build(config, plan.table_bytes, machine);
+        let threads = engine.smp.set_threads(plan.threads);
+        engine.resources = Resources { threads, ..plan };
+        engine
     }
 
-    fn build(config: &Config, bytes: usize) -> AlphaBeta {
+    fn build(config: &Config, bytes: usize, machine: Machine) -> AlphaBeta {
         let mut smp = LazySmp::new(1, config.search);
         smp.set_defer(config.brain.smp_defer);
         #[cfg(feature = "experiments")]
@@ -53,13 +74,29 @@ impl AlphaBeta {
             smp,
             opening: Opening::new(config.brain.book, config.exe.clone()),
             proofs: RootProofs::with_slices(config.brain.proofs, config.proofs),
+            machine,
+            configured: None,
+            resources: Resources {
+                threads: 1,
+                table_bytes: bytes,
+                limit: None,
+                notes: Vec::new(),
+            },
         }
     }
 
     /// An engine configured by `config` with a table of about `bytes`, fully allocated before
-    /// this returns (until a new game with other settings resizes it).
+    /// this returns, and `config`'s thread count (as the machine allows). Both stay until
+    /// the resource settings change (a configuration with other threads, `hash_size` or
+    /// `max_memory`).
     pub fn with_table(config: &Config, bytes: usize) -> AlphaBeta {
-        let engine = AlphaBeta::build(config, bytes);
+        let machine = Machine::detect();
+        let mut engine = AlphaBeta::build(config, bytes, machine);
+        let wanted = Wanted::of(&config.brain);
+        engine.resources.threads = engine
+            .smp
+            .set_threads(config.brain.threads.clamp(1, machine.thread_cap()));
+        engine.configured = Some(wanted);
         engine.table.wait_idle();
         engine
     }
@@ -74,8 +111,24 @@ impl AlphaBeta {
         &mut self.smp
     }
 
-    fn table_bytes(config: &Config) -> usize {
-        tt::table_bytes(config.brain.hash_kib, config.brain.max_memory).max(1 << 16)
+    /// The resources the last plan gave (threads, table size, the limit planned for).
+    pub fn planned(&self) -> &Resources {
+        &self.resources
+    }
+
+    /// The table searches use now, in bytes (a table still being filled is not counted).
+    pub fn table_bytes_in_use(&self) -> usize {
+        self.table.current_bytes()
+    }
+
+    /// Takes `config`'s resource settings if they are not the ones last taken, reporting what
+    /// was clamped to `report`.
+    fn follow(&mut self, config: &Config, report: &dyn Fn(&str)) {
+        if self.configured != Some(Wanted::of(&config.brain)) {
+            for note in self.configure(config) {
+                report(&note);
+            }
+        }
     }
 }
 
@@ -228,11 +281,54 @@ impl Algorithm for AlphaBeta {
     }
 
     fn new_game(&mut self, _size: usize, config: &Config) {
-        self.table.resize(AlphaBeta::table_bytes(config));
+        // The session configures before a new game and prints what was clamped; other callers
+        // get the settings applied here without a word.
+        self.follow(config, &|_| {});
         self.table.new_game();
-        self.smp.set_threads(config.brain.threads);
         self.smp.clear();
         self.proofs.clear();
+    }
+
+    fn configure(&mut self, config: &Config) -> Vec<String> {
+        let wanted = Wanted::of(&config.brain);
+        let first = self.configured.is_none();
+        let changed = self.configured != Some(wanted);
+        self.configured = Some(wanted);
+        let plan = resources::plan(wanted, &self.machine);
+        let mut notes = if first || changed {
+            plan.notes.clone()
+        } else {
+            Vec::new()
+        };
+        // Table and threads from the one plan, together (never one without the other).
+        if let Some(note) = self.table.resize(plan.table_bytes).note() {
+            notes.push(note);
+        }
+        let threads = self.smp.set_threads(plan.threads);
+        if threads < plan.threads {
+            notes.push(format!(
+                "the system refused {} search threads; using {threads}",
+                plan.threads
+            ));
+        }
+        self.resources = Resources { threads, ..plan };
+        notes
+    }
+
+    fn resources(&self) -> Vec<String> {
+        let r = &self.resources;
+        let opt = |v: Option<u64>| v.map_or_else(|| "-".to_string(), |v| v.to_string());
+        let pending = self.table.filling_bytes().map(|b| b as u64 >> 10);
+        vec![format!(
+            "resources: threads={} table_kib={} filling_kib={} limit={} peak_bound={} \
+             worker_stack={}",
+            self.smp.threads(),
+            self.table.current_bytes() >> 10,
+            opt(pending),
+            opt(r.limit),
+            r.peak_bytes(),
+            resources::WORKER_STACK_BYTES
+        )]
     }
 }
 
@@ -246,10 +342,16 @@ impl AlphaBeta {
         options: RootOptions,
         report: &(dyn Fn(Report<'_>) + Sync),
     ) -> SearchResult {
-        // Normally already done at the new game; a thread count changed since costs the pool.
-        self.smp.set_threads(req.config.brain.threads);
+        // Normally already taken when sent; settings changed without a word cost the pool.
+        self.follow(req.config, req.output);
         self.smp.set_root_options(&options);
-        let tt = self.table.table();
+        let wait = if plan.instant {
+            Duration::ZERO
+        } else {
+            plan.budget
+                .map_or(Duration::MAX, |b| b / TABLE_WAIT_DIVISOR)
+        };
+        let tt = self.table.table_within(wait);
         tt.new_search();
         let job = Job {
             board: req.board,
@@ -263,7 +365,7 @@ impl AlphaBeta {
 
     /// Swap2 ([`swap2::decide`]) or Swap1 ([`swap2::choose_colour`] after three stones).
     fn swap_decision(&mut self, req: &Request<'_>, swap1: bool) -> Option<Swap2Reply> {
-        self.smp.set_threads(req.config.brain.threads);
+        self.follow(req.config, req.output);
         let tt = self.table.table();
         let (smp, rule, stop) = (&mut self.smp, req.rule, req.stop);
         let mut search = |b: &Board, plan: Plan| {
@@ -338,15 +440,26 @@ mod tests {
     }
 
     #[test]
-    fn table_size_follows_settings() {
+    fn table_size_follows_settings_when_configured() {
+        let mut e = AlphaBeta::with_table(&Config::default(), 1 << 16);
         let mut c = Config::default();
         c.brain.hash_kib = 1024;
-        c.brain.max_memory = 1 << 20;
-        assert_eq!(AlphaBeta::table_bytes(&c), 1 << 18);
-        assert_eq!(
-            AlphaBeta::table_bytes(&Config::default()),
-            tt::DEFAULT_BYTES
-        );
+        assert!(e.configure(&c).is_empty());
+        e.table.wait_idle();
+        // The bucket count rounds the size down.
+        let used = e.table_bytes_in_use();
+        assert!(used <= 1 << 20 && used > 1 << 19, "{used}");
+        assert_eq!(e.planned().table_bytes, 1 << 20);
+        // A limit too small for the table asked for: clamped, and said.
+        c.brain.max_memory = 64 << 20;
+        c.brain.hash_kib = 1 << 20;
+        let notes = e.configure(&c);
+        assert!(notes.iter().any(|n| n.contains("hash_size")), "{notes:?}");
+        assert!(e.planned().peak_bytes() <= 64 << 20);
+        // The same settings again: nothing to say, nothing changes.
+        assert!(e.configure(&c).is_empty());
+        let line = e.resources().join(" ");
+        assert!(line.contains("threads=1 "), "{line}");
     }
 
     #[test]

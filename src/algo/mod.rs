@@ -101,6 +101,20 @@ pub trait Algorithm: Send {
         None
     }
 
+    /// The resource settings of `config` (threads, table size, memory limit) were set or
+    /// changed (an `INFO` between moves, a new game): take them now, before the next move, all
+    /// together. Returns one line per request that had to be clamped or could not be met (the
+    /// session prints them as `MESSAGE`s). The default holds no resources and says nothing.
+    fn configure(&mut self, config: &Config) -> Vec<String> {
+        let _ = config;
+        Vec::new()
+    }
+
+    /// Lines describing the resources the algorithm holds now (threads, table), for `PRINT`.
+    fn resources(&self) -> Vec<String> {
+        Vec::new()
+    }
+
     /// The Swap2 decision for `req.board` (0, 3 or 5 stones placed black first; see
     /// [`crate::book::swap2`]). `None` (the default) leaves the answer to the session's simple
     /// fallback.

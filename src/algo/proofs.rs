@@ -199,7 +199,7 @@ impl RootProofs {
     /// [`Slices::clamped`] says).
     pub fn with_slices(mode: ProofMode, slices: Slices) -> RootProofs {
         let (slices, _) = slices.clamped();
-        RootProofs {
+        let mut proofs = RootProofs {
             mode,
             slices,
             counts: ProofCounts::default(),
@@ -210,7 +210,11 @@ impl RootProofs {
                 ..DfpnOptions::default()
             }),
             windows: Windows::new(15),
-        }
+        };
+        // The VCF refutation table lives for a whole game: bounded as the memory budget
+        // counts it (`crate::resources::PROOF_BYTES`; df-pn bounds its own by its options).
+        proofs.vcf.max_entries = crate::resources::PROOF_ENTRIES;
+        proofs
     }
 
     /// Forgets the solvers' tables (a new game).

@@ -45,33 +45,35 @@ pub enum BoardKind {
     YxBoard,
 }
 
-/// One `INFO` setting.
+/// One `INFO` setting. Numbers are kept as sent (saturated to `i64`, so `2^64-1` reads as
+/// `i64::MAX`): the session decides what each key accepts, and clamps or ignores the rest with
+/// a `MESSAGE` (a reply to `INFO` must never look like a move).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Info {
     /// `timeout_turn` ms.
-    TimeoutTurn(u64),
+    TimeoutTurn(i64),
     /// `timeout_match` ms.
-    TimeoutMatch(u64),
+    TimeoutMatch(i64),
     /// `time_left` ms (may be negative).
     TimeLeft(i64),
     /// `max_memory` bytes.
-    MaxMemory(u64),
+    MaxMemory(i64),
     /// `game_type` 0..=3.
-    GameType(u64),
+    GameType(i64),
     /// `rule` bitmask.
     Rule(i64),
     /// `evaluate X,Y` (debug only; never answered).
     Evaluate(Coord),
     /// `folder` path.
     Folder(String),
-    /// `max_depth`.
-    MaxDepth(u32),
-    /// `max_node`.
-    MaxNode(u64),
+    /// `max_depth` (-1 and 0: no cap).
+    MaxDepth(i64),
+    /// `max_node` (-1 and 0: no cap).
+    MaxNode(i64),
     /// `thread_num`.
-    ThreadNum(u64),
+    ThreadNum(i64),
     /// `hash_size` in KiB.
-    HashSize(u64),
+    HashSize(i64),
     /// `show_detail` level: 0 nothing, 1 live board markers, 2 the info block, 3 both (the
     /// session clamps other values).
     ShowDetail(i64),
@@ -79,6 +81,14 @@ pub enum Info {
     Pondering(bool),
     /// A key we accept and ignore (`caution_factor` and unknown keys).
     Ignored(String),
+    /// A known key whose value does not parse, or `INFO` without a key: ignored (the session
+    /// says so in a `MESSAGE`).
+    Invalid {
+        /// The key as sent (lower case; empty when missing).
+        key: String,
+        /// Why the value was not taken.
+        reason: String,
+    },
 }
 
 /// One parsed command.
@@ -160,6 +170,10 @@ impl Command {
         )
     }
 }
+
+/// The most stones a body keeps: one per cell of the largest board. A longer body is refused
+/// at `DONE` and its further lines are not stored, so a peer cannot grow memory through one.
+pub const MAX_BODY_LINES: usize = crate::board::MAX_SIZE * crate::board::MAX_SIZE;
 
 /// The command words the parser knows, upper-case.
 const WORDS: &[&str] = &[
@@ -245,8 +259,12 @@ impl Parser {
         if line.is_empty() {
             return Vec::new();
         }
+        let too_many = || format!("more than {MAX_BODY_LINES} stones");
         match body {
             Body::Board { stones, error, .. } => match parse_board_line(line) {
+                Ok(_) if stones.len() >= MAX_BODY_LINES => {
+                    error.get_or_insert_with(too_many);
+                }
                 Ok(s) => stones.push(s),
                 Err(e) => {
                     error.get_or_insert(e);
@@ -257,6 +275,9 @@ impl Parser {
                 moves: stones,
                 error,
             } => match parse_coord(line) {
+                Ok(_) if stones.len() >= MAX_BODY_LINES => {
+                    error.get_or_insert_with(too_many);
+                }
                 Ok(c) => stones.push(c),
                 Err(e) => {
                     error.get_or_insert(e);
@@ -464,31 +485,36 @@ fn parse_info(rest: &str) -> Command {
         None => (rest, ""),
     };
     let key = key.to_ascii_lowercase();
-    let bad = |e: String| Command::Error(format!("INFO {key}: {e}"));
+    let bad = |reason: String| {
+        Command::Info(Info::Invalid {
+            key: key.clone(),
+            reason,
+        })
+    };
     macro_rules! num {
-        ($variant:ident, $ty:ty) => {
-            match value.parse::<$ty>() {
+        ($variant:ident) => {
+            match parse_info_number(value) {
                 Ok(v) => Info::$variant(v),
-                Err(_) => return bad(format!("bad number {value:?}")),
+                Err(e) => return bad(e),
             }
         };
     }
     let info = match key.as_str() {
-        "" => return Command::Error("INFO needs a key".into()),
-        "timeout_turn" => num!(TimeoutTurn, u64),
-        "timeout_match" => num!(TimeoutMatch, u64),
-        "time_left" => num!(TimeLeft, i64),
-        "max_memory" => num!(MaxMemory, u64),
-        "game_type" => num!(GameType, u64),
-        "rule" => num!(Rule, i64),
-        "max_depth" => num!(MaxDepth, u32),
-        "max_node" => num!(MaxNode, u64),
-        "thread_num" => num!(ThreadNum, u64),
-        "hash_size" => num!(HashSize, u64),
-        "show_detail" => num!(ShowDetail, i64),
-        "pondering" => match value.parse::<i64>() {
+        "" => return bad("INFO needs a key".into()),
+        "timeout_turn" => num!(TimeoutTurn),
+        "timeout_match" => num!(TimeoutMatch),
+        "time_left" => num!(TimeLeft),
+        "max_memory" => num!(MaxMemory),
+        "game_type" => num!(GameType),
+        "rule" => num!(Rule),
+        "max_depth" => num!(MaxDepth),
+        "max_node" => num!(MaxNode),
+        "thread_num" => num!(ThreadNum),
+        "hash_size" => num!(HashSize),
+        "show_detail" => num!(ShowDetail),
+        "pondering" => match parse_info_number(value) {
             Ok(v) => Info::Pondering(v != 0),
-            Err(_) => return bad(format!("bad number {value:?}")),
+            Err(e) => return bad(e),
         },
         "evaluate" => match parse_coord(value) {
             Ok(c) => Info::Evaluate(c),
@@ -503,6 +529,29 @@ fn parse_info(rest: &str) -> Command {
         _ => Info::Ignored(key),
     };
     Command::Info(info)
+}
+
+/// An `INFO` number: optional sign and decimal digits, saturated to the `i64` range (a value
+/// beyond it means "as much as possible" or "as little", which the key's clamp then handles).
+pub fn parse_info_number(s: &str) -> Result<i64, String> {
+    let s = s.trim();
+    let (negative, digits) = match s.as_bytes().first() {
+        Some(b'-') => (true, &s[1..]),
+        Some(b'+') => (false, &s[1..]),
+        _ => (false, s),
+    };
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(if s.is_empty() {
+            "missing number".into()
+        } else {
+            format!("bad number {s:?}")
+        });
+    }
+    Ok(match s.parse::<i64>() {
+        Ok(v) => v,
+        Err(_) if negative => i64::MIN,
+        Err(_) => i64::MAX,
+    })
 }
 
 fn parse_int(s: &str) -> Result<i64, String> {
@@ -678,11 +727,6 @@ mod tests {
             "TURN a,b",
             "TURN",
             "BEGIN now",
-            "INFO timeout_turn fast",
-            "INFO time_left",
-            "INFO",
-            "INFO evaluate 1",
-            "INFO max_depth -3",
             "RECTSTART 10",
             "DONE",
         ] {
@@ -690,6 +734,44 @@ mod tests {
                 matches!(one(line), Command::Error(_)),
                 "{line:?} gave {:?}",
                 one(line)
+            );
+        }
+    }
+
+    /// A bad `INFO` value is never an `ERROR` (a manager reading the next non-`MESSAGE` line
+    /// would take it for a move): the key comes back as `Invalid`, or with its number as sent.
+    #[test]
+    fn info_values_as_sent_and_invalid_ones_kept_apart() {
+        let i = |l: &str| match one(l) {
+            Command::Info(i) => i,
+            other => panic!("{l}: {other:?}"),
+        };
+        assert_eq!(i("INFO max_node -1"), Info::MaxNode(-1));
+        assert_eq!(i("INFO max_depth -3"), Info::MaxDepth(-3));
+        assert_eq!(i("INFO max_memory -5"), Info::MaxMemory(-5));
+        assert_eq!(
+            i("INFO thread_num 18446744073709551615"),
+            Info::ThreadNum(i64::MAX)
+        );
+        assert_eq!(
+            i("INFO hash_size -99999999999999999999999"),
+            Info::HashSize(i64::MIN)
+        );
+        assert_eq!(i("INFO timeout_turn +20"), Info::TimeoutTurn(20));
+        for (line, key) in [
+            ("INFO timeout_turn fast", "timeout_turn"),
+            ("INFO time_left", "time_left"),
+            ("INFO", ""),
+            ("INFO evaluate 1", "evaluate"),
+            ("INFO rule 1.5", "rule"),
+            ("INFO hash_size 1e9", "hash_size"),
+            ("INFO thread_num -", "thread_num"),
+            ("INFO folder", "folder"),
+        ] {
+            assert!(
+                matches!(i(line), Info::Invalid { key: k, .. } if k == key),
+                "{line:?} gave {:?}",
+                i(line)
             );
         }
     }
@@ -750,6 +832,20 @@ mod tests {
         p.feed("SWAP2BOARD");
         assert!(matches!(&p.finish(), Some(Command::Error(e)) if e.starts_with("SWAP2BOARD")));
         assert_eq!(p.finish(), None);
+    }
+
+    #[test]
+    fn an_endless_body_is_bounded_and_refused() {
+        let mut p = Parser::new();
+        p.feed("BOARD");
+        for i in 0..MAX_BODY_LINES + 500 {
+            assert!(p.feed(&format!("{},{},1", i % 32, i / 32)).is_empty());
+        }
+        match &p.body {
+            Some(Body::Board { stones, .. }) => assert_eq!(stones.len(), MAX_BODY_LINES),
+            other => panic!("{other:?}"),
+        }
+        assert!(matches!(&p.feed("DONE")[0], Command::Error(e) if e.contains("more than")));
     }
 
     #[test]

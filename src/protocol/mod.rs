@@ -4,6 +4,7 @@
 //! # Structure
 //! - [`lines`]: bytes to lines (CR, LF, CRLF; bounded memory).
 //! - [`command`]: lines to [`Command`]s; parses only.
+//! - [`info`]: what each `INFO` key accepts (clamps and notes).
 //! - [`session`]: the state machine that applies commands and writes replies.
 //! - [`web`]: the TCP server.
 //!
@@ -48,6 +49,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 pub mod command;
+pub mod info;
 pub mod lines;
 pub mod report;
 pub mod session;

@@ -21,6 +21,7 @@
 //! given stays the last move.
 
 use super::command::{BoardKind, Command, Coord, Info, Owner};
+use super::info::{self, Setting};
 use super::report::{moves, Printer};
 use crate::algo::{Algorithm, Analysis, Balance, Request};
 use crate::board::{Board, Color, Pos, MAX_SIZE, MIN_SIZE};
@@ -28,7 +29,7 @@ use crate::book::swap2::Swap2Reply;
 use crate::config::Config;
 use crate::rules::{self, Rule};
 use crate::search::WIN_MIN;
-use crate::timeman::{Limits, TimeControl};
+use crate::timeman::{Limits, MatchClock, TimeControl};
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
@@ -52,6 +53,8 @@ pub struct Session {
     me: Option<Color>,
     rule: Rule,
     time: TimeControl,
+    /// The match clock by our own count, corrected by `time_left` ([`MatchClock`]).
+    clock: MatchClock,
     max_depth: Option<u32>,
     max_nodes: Option<u64>,
     game_type: u64,
@@ -71,6 +74,7 @@ impl Session {
             me: None,
             rule: Rule::Freestyle,
             time: TimeControl::default(),
+            clock: MatchClock::default(),
             max_depth: None,
             max_nodes: None,
             game_type: 0,
@@ -182,6 +186,7 @@ impl Session {
         self.board = Some(Board::new(size));
         self.me = None;
         self.blocked.clear();
+        self.clock.new_game();
         self.algo.new_game(size, &self.config);
     }
 
@@ -324,7 +329,7 @@ impl Session {
     fn limits(&self, started: Instant) -> Limits {
         Limits {
             started,
-            time: self.time,
+            time: self.clock.apply(self.time),
             max_depth: self.max_depth,
             max_nodes: self.max_nodes,
         }
@@ -390,34 +395,46 @@ impl Session {
         };
         self.board = Some(b);
         self.me = me;
+        self.clock.moved(started.elapsed());
         out(&text);
         true
     }
 
+    /// Stores an `INFO` setting as [`info::interpret`] takes it, saying what it clamped or
+    /// ignored; resource settings are handed to the algorithm at once, so that they hold from
+    /// the next search (not only from the next game).
     fn info(&mut self, info: Info, out: Sink<'_>) -> Result<(), String> {
-        match info {
-            Info::TimeoutTurn(ms) => self.time.turn_ms = Some(ms),
-            Info::TimeoutMatch(ms) => self.time.match_ms = Some(ms),
-            Info::TimeLeft(ms) => self.time.left_ms = Some(ms),
-            Info::MaxMemory(bytes) => self.config.brain.max_memory = bytes,
-            Info::GameType(t) => self.game_type = t,
-            Info::Rule(bits) => self.rule = Rule::from_info_bits(bits),
-            Info::Folder(path) => self.config.folder = Some(path.into()),
-            Info::MaxDepth(d) => self.max_depth = (d > 0).then_some(d),
-            Info::MaxNode(n) => self.max_nodes = (n > 0).then_some(n),
-            Info::ThreadNum(n) => self.config.brain.threads = (n as usize).max(1),
-            Info::HashSize(kib) => self.config.brain.hash_kib = kib,
-            Info::ShowDetail(level) => {
-                let clamped = level.clamp(0, 3);
-                if clamped != level {
-                    out(&format!(
-                        "MESSAGE show_detail {level} is not a level (0-3); using {clamped}"
-                    ));
-                }
-                self.config.brain.show_detail = clamped as u8;
+        let interpreted = info::interpret(info);
+        if let Some(note) = interpreted.note {
+            out(&format!("MESSAGE {note}"));
+        }
+        let Some(setting) = interpreted.setting else {
+            return Ok(());
+        };
+        let resources = matches!(
+            setting,
+            Setting::MaxMemory(_) | Setting::Threads(_) | Setting::HashKib(_)
+        );
+        let brain = &mut self.config.brain;
+        match setting {
+            Setting::TurnMs(ms) => self.time.turn_ms = Some(ms),
+            Setting::MatchMs(ms) => self.time.match_ms = Some(ms),
+            Setting::LeftMs(ms) => self.clock.report(ms),
+            Setting::GameType(t) => self.game_type = t,
+            Setting::Rule(bits) => self.rule = Rule::from_info_bits(bits),
+            Setting::Folder(path) => self.config.folder = Some(path.into()),
+            Setting::MaxDepth(d) => self.max_depth = d,
+            Setting::MaxNodes(n) => self.max_nodes = n,
+            Setting::ShowDetail(level) => brain.show_detail = level,
+            Setting::Pondering(on) => brain.pondering = on,
+            Setting::MaxMemory(bytes) => brain.max_memory = bytes,
+            Setting::Threads(n) => brain.threads = n,
+            Setting::HashKib(kib) => brain.hash_kib = kib,
+        }
+        if resources {
+            for note in self.algo.configure(&self.config) {
+                out(&format!("MESSAGE {note}"));
             }
-            Info::Pondering(on) => self.config.brain.pondering = on,
-            Info::Evaluate(_) | Info::Ignored(_) => {}
         }
         Ok(())
     }
@@ -658,7 +675,7 @@ impl Session {
             self.game_type
         ));
         let opt = |v: Option<String>| v.unwrap_or_else(|| "-".into());
-        let t = self.time;
+        let t = self.clock.apply(self.time);
         out(&format!(
             "MESSAGE settings: threads={} hash_kib={} max_memory={} show_detail={} folder={} \
              timeout_turn={} timeout_match={} time_left={} max_depth={} max_node={}",
@@ -673,6 +690,9 @@ impl Session {
             opt(self.max_depth.map(|v| v.to_string())),
             opt(self.max_nodes.map(|v| v.to_string())),
         ));
+        for line in self.algo.resources() {
+            out(&format!("MESSAGE {line}"));
+        }
         for row in board.to_string().lines() {
             out(&format!("MESSAGE {row}"));
         }
@@ -691,6 +711,7 @@ impl Session {
         let me = self.me.expect("colour set by ask");
         let board = self.board.as_mut().expect("checked by ask");
         board.put(p, me).expect("checked legal");
+        self.clock.moved(started.elapsed());
         Ok(p)
     }
 

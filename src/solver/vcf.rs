@@ -84,6 +84,9 @@ pub struct VcfSolver {
     pub nodes: u64,
     /// Most fours in one line (the depth cap); a cut makes the answer `Unknown`, not `NoWin`.
     pub max_fours: u8,
+    /// Most refutations the table holds: a full table is emptied before the next one is
+    /// stored (a cache miss later, never a wrong answer), which bounds its memory.
+    pub max_entries: usize,
 }
 
 impl Default for VcfSolver {
@@ -105,7 +108,16 @@ impl VcfSolver {
             counts_size: 0,
             nodes: 0,
             max_fours: 112,
+            max_entries: usize::MAX,
         }
+    }
+
+    /// Records a refutation, emptying a full table first (see [`VcfSolver::max_entries`]).
+    fn remember(&mut self, key: u64, value: u8) {
+        if self.table.len() >= self.max_entries {
+            self.table.clear();
+        }
+        self.table.insert(key, value);
     }
 
     /// Forgets every stored refutation and the node count.
@@ -222,7 +234,7 @@ impl VcfSolver {
             if rules::is_win_at(b, q, d, rule) {
                 if dfive.is_some() {
                     // Two defender five points: one four cannot stop both.
-                    self.table.insert(key, EXACT);
+                    self.remember(key, EXACT);
                     return Res::Fail { exact: true };
                 }
                 dfive = Some(q);
@@ -233,7 +245,7 @@ impl VcfSolver {
             None => fours.iter().collect(),
             Some(f) if fours.contains(f) => vec![f],
             Some(_) => {
-                self.table.insert(key, EXACT);
+                self.remember(key, EXACT);
                 return Res::Fail { exact: true };
             }
         };
@@ -310,7 +322,7 @@ impl VcfSolver {
                 Res::Abort => return Res::Abort,
             }
         }
-        self.table.insert(key, if exact { EXACT } else { depth });
+        self.remember(key, if exact { EXACT } else { depth });
         Res::Fail { exact }
     }
 

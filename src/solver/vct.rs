@@ -126,6 +126,9 @@ pub struct VctSolver {
     pub nodes: u64,
     /// The search knobs.
     pub options: VctOptions,
+    /// Most entries the table holds: a full table is emptied before the next one is stored
+    /// (a cache miss later, never a wrong answer), which bounds its memory.
+    pub max_entries: usize,
 }
 
 impl Default for VctSolver {
@@ -144,7 +147,16 @@ impl VctSolver {
             rule: None,
             nodes: 0,
             options,
+            max_entries: usize::MAX,
         }
+    }
+
+    /// Records a result, emptying a full table first (see [`VctSolver::max_entries`]).
+    fn remember(&mut self, key: u64, value: u8) {
+        if self.table.len() >= self.max_entries {
+            self.table.clear();
+        }
+        self.table.insert(key, value);
     }
 
     /// Searches for a VCT of `attacker` as if it were to move. A found tree is verified against
@@ -227,7 +239,7 @@ impl VctSolver {
             1 => vec![dfive[0]],
             _ => {
                 if exact {
-                    self.table.insert(key, EXACT);
+                    self.remember(key, EXACT);
                 }
                 return Out::Fail { exact };
             }
@@ -253,7 +265,7 @@ impl VctSolver {
                 Out::Abort => return Out::Abort,
             }
         }
-        self.table.insert(key, if exact { EXACT } else { depth });
+        self.remember(key, if exact { EXACT } else { depth });
         Out::Fail { exact }
     }
 

@@ -50,7 +50,7 @@ mod handle;
 mod packed;
 mod slot;
 
-pub use handle::{table_bytes, TableHandle, DEFAULT_BYTES, SMALL_BYTES};
+pub use handle::{Resize, TableHandle, DEFAULT_BYTES, SMALL_BYTES};
 #[cfg(any(test, loom, feature = "experiments"))]
 pub use packed::PackedSlot;
 #[cfg(loom)]
@@ -166,6 +166,16 @@ impl<S: Slot> TranspositionTable<S> {
             age: AtomicU8::new(0),
             salt: AtomicU64::new(0),
         }
+    }
+
+    /// Reserves the buckets of a table of about `bytes` (as [`TranspositionTable::with_bytes`]
+    /// sizes it) without touching them: the fallible, quick half of building a table. An
+    /// allocation the system refuses is an error here, never an abort.
+    pub fn try_reserve(bytes: usize) -> Result<Reservation<S>, std::collections::TryReserveError> {
+        let count = Self::buckets_for(bytes);
+        let mut buckets = Vec::new();
+        buckets.try_reserve_exact(count)?;
+        Ok(Reservation { buckets, count })
     }
 
     /// Number of buckets.
@@ -288,6 +298,50 @@ impl<S: Slot> TranspositionTable<S> {
             bucket[0].clear();
             bucket[1].clear();
         }
+    }
+}
+
+/// How much of a table [`Reservation::fill_unless`] fills between two checks.
+pub const FILL_CHUNK_BYTES: usize = 1 << 20;
+
+/// The reserved, not yet filled buckets of a table ([`TranspositionTable::try_reserve`]).
+/// Filling writes every bucket, which is what makes the memory resident; `TableHandle` does it
+/// on a helper thread.
+pub struct Reservation<S: Slot = DefaultSlot> {
+    buckets: Vec<[S; 2]>,
+    count: usize,
+}
+
+impl<S: Slot> Reservation<S> {
+    /// The bytes the table will take when full (as [`TranspositionTable::bytes`]).
+    pub fn bytes(&self) -> usize {
+        self.count * 2 * S::BYTES
+    }
+
+    /// Fills the buckets with empty slots: the table, ready to use.
+    pub fn fill(self) -> TranspositionTable<S> {
+        self.fill_unless(|| false)
+            .expect("a fill that is never abandoned completes")
+    }
+
+    /// [`Reservation::fill`], asking `abandon` after every [`FILL_CHUNK_BYTES`] whether the
+    /// table is still wanted: `None` when it is not, having touched (made resident) only what
+    /// was filled so far, which the drop returns.
+    pub fn fill_unless(mut self, abandon: impl Fn() -> bool) -> Option<TranspositionTable<S>> {
+        let chunk = (FILL_CHUNK_BYTES / (2 * S::BYTES)).max(1);
+        while self.buckets.len() < self.count {
+            if abandon() {
+                return None;
+            }
+            let next = (self.buckets.len() + chunk).min(self.count);
+            // Within the reserved capacity: no reallocation.
+            self.buckets.resize_with(next, || [S::empty(), S::empty()]);
+        }
+        Some(TranspositionTable {
+            buckets: self.buckets.into_boxed_slice(),
+            age: AtomicU8::new(0),
+            salt: AtomicU64::new(0),
+        })
     }
 }
 

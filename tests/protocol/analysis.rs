@@ -329,11 +329,13 @@ fn balance_answers_the_stones_nearest_the_bias() {
     assert_ne!(stones[0], stones[1]);
     b.send("PRINT");
     assert!(b.recv().contains(", 8 stones,"), "nothing played");
-    for _ in 0..16 {
-        b.recv(); // the settings line and the board's rows
-    }
+    // The rest of PRINT's MESSAGE lines, then the refusal.
     b.send("YXBALANCEONE nothing");
-    b.expect_error("YXBALANCEONE");
+    let (_, refusal) = until_reply(&mut b);
+    assert!(
+        refusal.starts_with("ERROR ") && refusal.contains("YXBALANCEONE"),
+        "{refusal}"
+    );
 }
 
 /// `STOP` is `YXSTOP`: a long think answers at once.

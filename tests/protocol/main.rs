@@ -2,5 +2,6 @@
 //! games between two brains.
 
 mod analysis;
+mod resources;
 mod selfplay;
 mod transcripts;

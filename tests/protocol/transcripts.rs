@@ -209,15 +209,33 @@ fn error_paths_keep_the_session_usable() {
             ("TAKEBACK 0,0", "no stone at 0,0"),
             ("TAKEBACK 20,20", "outside"),
             ("PLAY 7,7", "occupied"),
-            ("INFO timeout_turn soon", "bad number"),
-            ("INFO max_memory -5", "bad number"),
-            ("INFO rule", "bad number"),
-            ("INFO", "key"),
             ("DONE", "DONE without BOARD"),
         ] {
             b.send(cmd);
             b.expect_error(part);
         }
+        // A bad INFO value is a MESSAGE, never an ERROR (a manager reading the next
+        // non-MESSAGE line after INFO would take an ERROR for a move).
+        for (cmd, reply) in [
+            (
+                "INFO timeout_turn soon",
+                "MESSAGE INFO timeout_turn: bad number \"soon\"; ignored",
+            ),
+            (
+                "INFO max_memory -5",
+                "MESSAGE INFO max_memory -5: negative; ignored",
+            ),
+            ("INFO rule", "MESSAGE INFO rule: missing number; ignored"),
+            ("INFO", "MESSAGE INFO: INFO needs a key; ignored"),
+            ("INFO max_node -1", ""),
+            ("INFO max_depth -1", ""),
+        ] {
+            b.send(cmd);
+            if !reply.is_empty() {
+                b.expect(reply);
+            }
+        }
+        b.expect_silence(Duration::from_millis(100));
         b.send("SWAP2BOARD");
         b.send("7,7");
         b.send("8,8");

@@ -86,24 +86,7 @@ impl Brain {
             cmd.env(k, v);
         }
         match mode {
-            Mode::Pipe => {
-                let mut child = cmd
-                    .stdin(Stdio::piped())
-                    .stdout(Stdio::piped())
-                    .stderr(Stdio::null())
-                    .spawn()
-                    .expect("spawn pbrain-bango");
-                let stdin = child.stdin.take().unwrap();
-                let events = spawn_reader(child.stdout.take().unwrap());
-                Brain {
-                    mode,
-                    child,
-                    input: Input::Pipe(stdin),
-                    events,
-                    addr: None,
-                    transcript: Vec::new(),
-                }
-            }
+            Mode::Pipe => Brain::spawn_pipe(cmd),
             Mode::Tcp => {
                 let mut child = cmd
                     .args(["web", "--port", "0"])
@@ -142,6 +125,31 @@ impl Brain {
                 brain
             }
         }
+    }
+
+    /// Starts `cmd` (a brain, or a wrapper that runs one) connected over pipes.
+    pub fn spawn_pipe(mut cmd: Command) -> Brain {
+        let mut child = cmd
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("spawn pbrain-bango");
+        let stdin = child.stdin.take().unwrap();
+        let events = spawn_reader(child.stdout.take().unwrap());
+        Brain {
+            mode: Mode::Pipe,
+            child,
+            input: Input::Pipe(stdin),
+            events,
+            addr: None,
+            transcript: Vec::new(),
+        }
+    }
+
+    /// The brain's process id (to read its `/proc` status).
+    pub fn pid(&self) -> u32 {
+        self.child.id()
     }
 
     /// TCP: opens a fresh client connection (the previous one, if any, is dropped).
