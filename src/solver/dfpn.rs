@@ -11,7 +11,7 @@
 //!   none proves the node.
 //! - **AND node after any other move.** The move is a threat only if the attacker, to move
 //!   again, has a VCF `L`; if not, the node is disproved. A defence must break `L`, so the
-//!   candidates are the cells that could touch `L` ([`vcf::line_region`]) and every defender
+//!   candidates are the cells that could touch `L` (`vcf::line_region`) and every defender
 //!   four or five point. Each candidate is played and the attacker's VCF re-proved (by
 //!   replaying `L`, then by a search); the candidates after which a VCF remains are refuted
 //!   and dropped, the others are the node's children (a re-proof that runs out of depth keeps

@@ -119,7 +119,7 @@ fn puzzles_with_an_attacking_stone_removed_claim_only_verified_wins() {
 /// A larger sample with deeper searches (minutes in release):
 /// `cargo test --release --test solver dfpn::stone_removed_every_13th -- --ignored --nocapture`.
 #[test]
-#[ignore = "larger sample: run with --release -- --ignored"]
+#[ignore = "larger sample, run with --release -- --ignored; fails today: puzzle 3315 less a stone gets a raw tree with a renju-forbidden black attack (10,3), which the verifier rejects"]
 fn stone_removed_every_13th() {
     let (wins, others) = stone_removed_claims(13, 20_000);
     assert!(wins >= 20, "only {wins} claims were checked");
