@@ -7,7 +7,8 @@
 //!   on each of the four lines through it.
 //! - For every *empty* cell, both colours: the four directional [`Pattern`]s, and from them a
 //!   [`CellInfo`] (value, threat rung, renju-suspect flag). Occupied cells hold the default info.
-//! - `total[colour]`: the sum of the values of all empty cells; `rungs[colour][threat]`: how many
+//! - `total[colour]`: the sums of the values of all empty cells (while that colour is to move,
+//!   and while it waits); `rungs[colour][threat]`: how many
 //!   empty cells reach each rung (so "does black have a five to make?" is one load).
 //! - `candidates`: the empty cells with a stone within Chebyshev distance 2 (the
 //!   move-generation area). A move only adds cells (its 5x5 square, minus itself and stones).
@@ -23,21 +24,23 @@
 //!
 //!
 //! # Evaluation
-//! [`Position::evaluate`] reads the side to move's total minus the opponent's plus the tempo
-//! bonus; what a cell is worth is [`crate::eval`]'s business.
+//! [`Position::evaluate`] reads the side to move's total minus the opponent's waiting total,
+//! plus the tempo bonus and the term of the two sides' highest threat rungs; what a cell is
+//! worth is [`crate::eval`]'s business, the values [`crate::weights`]'.
 
 use crate::board::{BitBoard, Board, Color, Pos, CELLS};
-use crate::eval::{combination_table, CellInfo, DIGIT, TEMPO};
+use crate::eval::{combination_table, CellInfo, DIGIT};
 use crate::pattern::{
     slot_shift, LineKey, PairTable, Pattern, PatternPair, Threat, ALL_WALL, HALF, THREATS, WALL,
 };
 use crate::rules::{self, Rule};
+use crate::weights::Weights;
 
 /// What `make` saves for `unmake`, once per move.
 #[derive(Clone)]
 struct Frame {
     log_len: usize,
-    total: [i32; 2],
+    total: [[i32; 2]; 2],
     rungs: [[u16; THREATS]; 2],
     candidates: BitBoard,
     /// The moved cell's info before the move.
@@ -72,7 +75,9 @@ pub struct Position {
     /// Per empty cell and colour, its four patterns as a combination code (see [`CODES`]).
     codes: Box<[[u16; 2]]>,
     info: Box<[[CellInfo; 2]]>,
-    total: [i32; 2],
+    /// Per colour, the sum of its empty cells' [`CellInfo::value`] and [`CellInfo::wait`].
+    total: [[i32; 2]; 2],
+    weights: &'static Weights,
     rungs: [[u16; THREATS]; 2],
     candidates: BitBoard,
     /// One frame per `make` since construction.
@@ -105,7 +110,8 @@ impl Position {
             pairs: vec![[PatternPair::default(); 4]; CELLS].into_boxed_slice(),
             codes: vec![[0u16; 2]; CELLS].into_boxed_slice(),
             info: vec![[CellInfo::default(); 2]; CELLS].into_boxed_slice(),
-            total: [0; 2],
+            total: [[0; 2]; 2],
+            weights: Weights::embedded(),
             rungs: [[0; THREATS]; 2],
             candidates: BitBoard::EMPTY,
             frames: Vec::with_capacity(256),
@@ -222,12 +228,27 @@ impl Position {
     #[inline]
     pub fn evaluate(&self) -> i32 {
         let me = self.side_to_move().index();
-        self.total[me] - self.total[1 - me] + TEMPO
+        self.total[me][0] - self.total[1 - me][1]
+            + self.weights.tempo
+            + self.weights.threat[self.top_rung(me)][self.top_rung(1 - me)]
     }
 
     /// The evaluation recomputed from the board alone (the oracle of [`Position::evaluate`]).
     pub fn evaluate_full(&self) -> i32 {
         Position::new(&self.board, self.rule).evaluate()
+    }
+
+    /// The highest rung colour index `c` reaches at some empty cell (0 for none).
+    #[inline]
+    fn top_rung(&self, c: usize) -> usize {
+        let r = &self.rungs[c];
+        (1..THREATS).rev().find(|&t| r[t] > 0).unwrap_or(0)
+    }
+
+    /// The weights the evaluation and the move policy read.
+    #[inline]
+    pub fn weights(&self) -> &'static Weights {
+        self.weights
     }
 
     /// Plays `p` for the side to move. `p` must be an empty point on the board.
@@ -415,7 +436,8 @@ impl Position {
     #[inline]
     fn set_info_at(&mut self, qi: usize, ci: usize, new: CellInfo) {
         let old = std::mem::replace(&mut self.info[qi][ci], new);
-        self.total[ci] += new.value - old.value;
+        self.total[ci][0] += new.value - old.value;
+        self.total[ci][1] += new.wait - old.wait;
         self.rungs[ci][old.threat as usize] -= (old.threat != Threat::None) as u16;
         self.rungs[ci][new.threat as usize] += (new.threat != Threat::None) as u16;
     }

@@ -24,6 +24,34 @@ use crate::smp::{Job, LazySmp};
 use crate::timeman::{self, Plan};
 use crate::tt::{self, TableHandle};
 
+/// How [`AlphaBeta::decide`] chose its move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Source {
+    /// A book move in a quiet position, played without search.
+    Book,
+    /// A verified own VCF.
+    Vcf,
+    /// A verified own VCT.
+    Vct,
+    /// The main search, with its last completed iteration (0: none, the top of the ladder).
+    Search {
+        /// The deepest completed iteration.
+        depth: u32,
+    },
+}
+
+/// A move with the score behind it: what [`Algorithm::think`] plays, and why.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Decision {
+    /// The move.
+    pub pos: Pos,
+    /// The score from the mover's view in search units (a proved win is a win score, see
+    /// [`crate::search::WIN`]); `None` for a book move.
+    pub score: Option<i32>,
+    /// Where the move came from.
+    pub source: Source,
+}
+
 /// The alpha-beta algorithm.
 pub struct AlphaBeta {
     table: TableHandle,
@@ -83,13 +111,41 @@ impl Algorithm for AlphaBeta {
     }
 
     fn think(&mut self, req: &Request<'_>) -> Pos {
+        self.decide(req).pos
+    }
+
+    fn swap2(&mut self, req: &Request<'_>) -> Option<Swap2Reply> {
+        self.swap_decision(req, false)
+    }
+
+    fn swap1(&mut self, req: &Request<'_>) -> Option<Swap2Reply> {
+        self.swap_decision(req, true)
+    }
+
+    fn new_game(&mut self, _size: usize, config: &Config) {
+        self.table.resize(AlphaBeta::table_bytes(config));
+        self.table.new_game();
+        self.smp.set_threads(config.brain.threads);
+        self.smp.clear();
+        self.proofs.clear();
+    }
+}
+
+impl AlphaBeta {
+    /// [`Algorithm::think`] with the score and the source of the move: the one path every move
+    /// of the brain takes (book, root proofs, then the search).
+    pub fn decide(&mut self, req: &Request<'_>) -> Decision {
         // Opening knowledge first: a quiet book hit is played at once, otherwise it only
         // orders (or, for the prior, trims) the root.
         let folder = req.config.folder.as_deref();
         let advice = self.opening.advise(req.board, req.rule, folder, req.output);
         if let Some(p) = advice.play {
             (req.output)(&format!("book {p}"));
-            return p;
+            return Decision {
+                pos: p,
+                score: None,
+                source: Source::Book,
+            };
         }
         // Proofs next: a proved own win is played, a proved opponent VCF narrows the root to
         // the moves that break it.
@@ -105,7 +161,11 @@ impl Algorithm for AlphaBeta {
                     line.len(),
                     line[0]
                 ));
-                return line[0];
+                return Decision {
+                    pos: line[0],
+                    score: Some(crate::search::WIN - line.len() as i32),
+                    source: Source::Vcf,
+                };
             }
             Verdict::Vct(tree) => {
                 (req.output)(&format!(
@@ -113,7 +173,11 @@ impl Algorithm for AlphaBeta {
                     tree.depth(),
                     tree.attack
                 ));
-                return tree.attack;
+                return Decision {
+                    pos: tree.attack,
+                    score: Some(crate::search::WIN_MIN),
+                    source: Source::Vct,
+                };
             }
             Verdict::Defend { only, threat_plies } => {
                 if req.config.brain.show_detail != 0 {
@@ -145,27 +209,14 @@ impl Algorithm for AlphaBeta {
             stop: req.stop,
             output: &output,
         };
-        self.smp.search(&tt, &job).result.best
+        let r = self.smp.search(&tt, &job).result;
+        Decision {
+            pos: r.best,
+            score: Some(r.score),
+            source: Source::Search { depth: r.depth },
+        }
     }
 
-    fn swap2(&mut self, req: &Request<'_>) -> Option<Swap2Reply> {
-        self.swap_decision(req, false)
-    }
-
-    fn swap1(&mut self, req: &Request<'_>) -> Option<Swap2Reply> {
-        self.swap_decision(req, true)
-    }
-
-    fn new_game(&mut self, _size: usize, config: &Config) {
-        self.table.resize(AlphaBeta::table_bytes(config));
-        self.table.new_game();
-        self.smp.set_threads(config.brain.threads);
-        self.smp.clear();
-        self.proofs.clear();
-    }
-}
-
-impl AlphaBeta {
     /// Swap2 ([`swap2::decide`]) or Swap1 ([`swap2::choose_colour`] after three stones).
     fn swap_decision(&mut self, req: &Request<'_>, swap1: bool) -> Option<Swap2Reply> {
         self.smp.set_threads(req.config.brain.threads);

@@ -43,7 +43,7 @@ mod worker;
 
 pub use params::Params;
 pub use score::{format_score, INF, WIN, WIN_MIN};
-pub use worker::Worker;
+pub use worker::{CutCounts, Worker};
 
 /// The deepest ply the search reaches (iterations, extensions and quiescence included).
 pub const MAX_PLY: usize = 128;

@@ -416,3 +416,26 @@ fn timed_bench_reports_when_each_depth_completed() {
     assert_eq!(r.time_to(r.depth + 1), None);
     assert_eq!(r.time_to(0), None);
 }
+
+/// The cut-off counts add up over searches, and the first move makes most of them (a
+/// threat-ranked order with a table move, killers and history; a random order would not).
+#[test]
+fn cut_counts_measure_the_move_order() {
+    let boards = midgame(2);
+    let tt = TranspositionTable::new(1 << 22);
+    let stop = AtomicBool::new(false);
+    let ctx = Context {
+        tt: &tt,
+        stop: &stop,
+        plan: Plan::depth(5),
+    };
+    let mut w = Worker::new(0, Params::default());
+    w.search(&ctx, &boards[0], Rule::Freestyle, &|_| {});
+    let one = w.cut_counts();
+    assert!(one.all > 100 && one.first <= one.all, "{one:?}");
+    assert!(one.first * 2 > one.all, "{one:?}");
+    tt.clear();
+    w.search(&ctx, &boards[1], Rule::Freestyle, &|_| {});
+    let two = w.cut_counts();
+    assert!(two.all > one.all && two.first > one.first, "{two:?}");
+}
