@@ -14,7 +14,7 @@
 //! forbidden, and a true check is too costly for every update.
 
 use crate::pattern::{combine, Pattern, Threat};
-use crate::weights::{self, Weights};
+use crate::weights::{self, WeightSet, Weights};
 use std::sync::OnceLock;
 
 /// What an empty cell offers one colour.
@@ -64,14 +64,16 @@ pub const CODES: usize = 11 * 11 * 11 * 11;
 /// The weight of direction `d` in a combination code.
 pub const DIGIT: [i32; 4] = [1, 11, 121, 1331];
 
-/// The [`CellInfo`] of every combination code, for ordinary colours (`[0]`) and renju black
-/// (`[1]`, where suspects are marked), computed once: an update looks the info up instead of
-/// combining four patterns.
-pub fn combination_table(renju_black: bool) -> &'static [CellInfo] {
-    static TABLES: [OnceLock<Box<[CellInfo]>>; 2] = [OnceLock::new(), OnceLock::new()];
+/// The [`CellInfo`] of every combination code under the weights `set`, for ordinary colours
+/// and renju black (where suspects are marked), computed once per set: an update looks the
+/// info up instead of combining four patterns.
+pub fn combination_table(renju_black: bool, set: WeightSet) -> &'static [CellInfo] {
+    const SETS: usize = WeightSet::ALL.len();
+    static TABLES: [[OnceLock<Box<[CellInfo]>>; 2]; SETS] =
+        [const { [OnceLock::new(), OnceLock::new()] }; SETS];
     // Every rule reads the same weights (see `crate::weights`).
-    let w = Weights::embedded();
-    TABLES[renju_black as usize].get_or_init(|| {
+    let w = set.weights();
+    TABLES[set.index()][renju_black as usize].get_or_init(|| {
         (0..CODES)
             .map(|code| {
                 let mut pats = [Pattern::Dead; 4];

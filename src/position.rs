@@ -34,7 +34,7 @@ use crate::pattern::{
     slot_shift, LineKey, PairTable, Pattern, PatternPair, Threat, ALL_WALL, HALF, THREATS, WALL,
 };
 use crate::rules::{self, Rule};
-use crate::weights::Weights;
+use crate::weights::{WeightSet, Weights};
 
 /// What `make` saves for `unmake`, once per move.
 #[derive(Clone)]
@@ -77,6 +77,7 @@ pub struct Position {
     info: Box<[[CellInfo; 2]]>,
     /// Per colour, the sum of its empty cells' [`CellInfo::value`] and [`CellInfo::wait`].
     total: [[i32; 2]; 2],
+    set: WeightSet,
     weights: &'static Weights,
     rungs: [[u16; THREATS]; 2],
     candidates: BitBoard,
@@ -96,22 +97,29 @@ fn code(c: Option<Color>) -> u32 {
 }
 
 impl Position {
-    /// Builds the full state for `board` under `rule` from scratch (also the test oracle).
+    /// Builds the full state for `board` under `rule` from scratch (also the test oracle),
+    /// with the default weights ([`WeightSet::DEFAULT`]).
     pub fn new(board: &Board, rule: Rule) -> Position {
+        Position::with_weights(board, rule, WeightSet::DEFAULT)
+    }
+
+    /// [`Position::new`] with the weights `set`.
+    pub fn with_weights(board: &Board, rule: Rule, set: WeightSet) -> Position {
         let mut p = Position {
             board: board.clone(),
             rule,
             table: PairTable::new(rule),
             combos: [
-                combination_table(rule == Rule::Renju),
-                combination_table(false),
+                combination_table(rule == Rule::Renju, set),
+                combination_table(false, set),
             ],
             keys: vec![[ALL_WALL; 4]; CELLS].into_boxed_slice(),
             pairs: vec![[PatternPair::default(); 4]; CELLS].into_boxed_slice(),
             codes: vec![[0u16; 2]; CELLS].into_boxed_slice(),
             info: vec![[CellInfo::default(); 2]; CELLS].into_boxed_slice(),
             total: [[0; 2]; 2],
-            weights: Weights::embedded(),
+            set,
+            weights: set.weights(),
             rungs: [[0; THREATS]; 2],
             candidates: BitBoard::EMPTY,
             frames: Vec::with_capacity(256),
@@ -235,7 +243,7 @@ impl Position {
 
     /// The evaluation recomputed from the board alone (the oracle of [`Position::evaluate`]).
     pub fn evaluate_full(&self) -> i32 {
-        Position::new(&self.board, self.rule).evaluate()
+        Position::with_weights(&self.board, self.rule, self.set).evaluate()
     }
 
     /// The highest rung colour index `c` reaches at some empty cell (0 for none).
@@ -480,13 +488,16 @@ mod tests {
         }
     }
 
-    /// Random make/unmake sequences: the incremental state equals a rebuild at every step.
+    /// Random make/unmake sequences: the incremental state equals a rebuild at every step,
+    /// under every rule and every weight set (the fitted ones value a cell differently for the
+    /// side to move and the side waiting, and read the top threat rungs).
     #[test]
     fn incremental_equals_full_under_every_rule() {
         for rule in Rule::ALL {
             for (size, seed) in [(9usize, 1u64), (15, 2), (9, 3), (15, 4)] {
                 let mut rng = Lcg::new(seed * 31 + rule as u64);
-                let mut pos = Position::new(&Board::new(size), rule);
+                let set = WeightSet::ALL[seed as usize % WeightSet::ALL.len()];
+                let mut pos = Position::with_weights(&Board::new(size), rule, set);
                 let mut played = 0;
                 for step in 0..(size * size) {
                     let undo = played > 0 && rng.next_u64() % 4 == 0;
@@ -502,8 +513,8 @@ mod tests {
                         pos.make(q);
                         played += 1;
                     }
-                    let fresh = Position::new(&pos.board, rule);
-                    assert_same(&pos, &fresh, &format!("{rule} {size} step {step}"));
+                    let fresh = Position::with_weights(&pos.board, rule, set);
+                    assert_same(&pos, &fresh, &format!("{rule} {size} {set} step {step}"));
                     assert_eq!(pos.evaluate(), pos.evaluate_full());
                 }
             }

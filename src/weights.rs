@@ -1,6 +1,15 @@
 //! The evaluation and move-policy weights: one set of values per *combination* of a cell's four
 //! directional patterns, read from a data file the build embeds (`src/weights/*.txt`, written by
-//! `pbrain-bango train fit`, see [`crate::train`]).
+//! `pbrain-bango train`, see [`crate::train`]).
+//!
+//! # Sets ([`WeightSet`])
+//! - `fitted`: `src/weights/freestyle.txt`, the evaluation and policy fitted by `train fit`;
+//! - `fitted-eval`: its evaluation with the hand-set move order;
+//! - `classic`: `src/weights/classic.txt`, the hand-set values (`train classic`).
+//!
+//! The search reads the set its parameters name (`BANGO_WEIGHTS`,
+//! [`crate::search::Params::weights`]); everything else that builds a position (book, Swap2,
+//! the solver) reads [`WeightSet::DEFAULT`], the same set unless the setting says otherwise.
 //!
 //! # Combinations
 //! A cell's four patterns (one per direction, [`Pattern`]) without their order: the direction of
@@ -37,6 +46,76 @@ use std::sync::OnceLock;
 
 /// Number of pattern combinations (multisets of four of the eleven patterns).
 pub const COMBOS: usize = 1001;
+
+/// Which embedded weights to read (see the module docs).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum WeightSet {
+    /// The fitted evaluation and move policy.
+    Fitted,
+    /// The fitted evaluation with the hand-set move order.
+    FittedEval,
+    /// The hand-set evaluation and move order.
+    Classic,
+}
+
+impl WeightSet {
+    /// The set the brain reads unless told otherwise.
+    pub const DEFAULT: WeightSet = WeightSet::Classic;
+    /// Every set, in [`WeightSet::index`] order.
+    pub const ALL: [WeightSet; 3] = [WeightSet::Fitted, WeightSet::FittedEval, WeightSet::Classic];
+
+    /// The set's name (`fitted`, `fitted-eval`, `classic`).
+    pub fn name(self) -> &'static str {
+        match self {
+            WeightSet::Fitted => "fitted",
+            WeightSet::FittedEval => "fitted-eval",
+            WeightSet::Classic => "classic",
+        }
+    }
+
+    /// The set of a name, in any case.
+    pub fn from_name(name: &str) -> Option<WeightSet> {
+        let name = name.trim().to_ascii_lowercase();
+        WeightSet::ALL.into_iter().find(|s| s.name() == name)
+    }
+
+    /// Its place in [`WeightSet::ALL`] (for per-set caches).
+    #[inline]
+    pub fn index(self) -> usize {
+        self as usize
+    }
+
+    /// Its weights.
+    pub fn weights(self) -> &'static Weights {
+        static SETS: [OnceLock<Weights>; 3] = [OnceLock::new(), OnceLock::new(), OnceLock::new()];
+        SETS[self.index()].get_or_init(|| {
+            let parse = |text: &str| {
+                Weights::parse(text).expect("the embedded weights parse (checked by a test)")
+            };
+            let fitted = || parse(include_str!("weights/freestyle.txt"));
+            let classic = || parse(include_str!("weights/classic.txt"));
+            match self {
+                WeightSet::Fitted => fitted(),
+                WeightSet::Classic => classic(),
+                WeightSet::FittedEval => {
+                    let policy = classic();
+                    Weights {
+                        attack: policy.attack,
+                        defence: policy.defence,
+                        near: policy.near,
+                        ..fitted()
+                    }
+                }
+            }
+        })
+    }
+}
+
+impl std::fmt::Display for WeightSet {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
 
 /// The values of every combination, and the global terms.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -263,13 +342,10 @@ impl Weights {
         s
     }
 
-    /// The weights the build embeds (every rule reads them, see the module docs).
+    /// The default set's weights ([`WeightSet::DEFAULT`]; every rule reads them, see the
+    /// module docs).
     pub fn embedded() -> &'static Weights {
-        static EMBEDDED: OnceLock<Weights> = OnceLock::new();
-        EMBEDDED.get_or_init(|| {
-            Weights::parse(include_str!("weights/freestyle.txt"))
-                .expect("the embedded weights parse (checked by a test)")
-        })
+        WeightSet::DEFAULT.weights()
     }
 }
 
@@ -293,9 +369,27 @@ mod tests {
 
     #[test]
     fn embedded_weights_parse_and_round_trip() {
-        let w = Weights::embedded();
-        assert!(w.scale > 0);
-        assert_eq!(Weights::parse(&w.to_text("round trip")).unwrap(), *w);
+        for set in WeightSet::ALL {
+            let w = set.weights();
+            assert!(w.scale > 0);
+            assert_eq!(Weights::parse(&w.to_text("round trip")).unwrap(), *w);
+            assert_eq!(
+                WeightSet::from_name(&set.to_string().to_uppercase()),
+                Some(set)
+            );
+        }
+        // The mixed set: the fitted evaluation, the hand-set order.
+        let (f, e, c) = (
+            WeightSet::Fitted.weights(),
+            WeightSet::FittedEval.weights(),
+            WeightSet::Classic.weights(),
+        );
+        assert_eq!(
+            (&e.mover, &e.waiter, e.tempo),
+            (&f.mover, &f.waiter, f.tempo)
+        );
+        assert_eq!((&e.attack, &e.defence), (&c.attack, &c.defence));
+        assert_eq!(WeightSet::from_name("nope"), None);
     }
 
     #[test]

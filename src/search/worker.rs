@@ -102,7 +102,7 @@ impl Worker {
     ) -> SearchResult {
         let started = Instant::now();
         let mut run = Run {
-            pos: Position::new(board, rule),
+            pos: Position::with_weights(board, rule, self.params.weights),
             ctx,
             progress,
             params: self.params,
