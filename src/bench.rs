@@ -19,7 +19,7 @@
 use crate::board::{Board, Pos};
 use crate::notation::{self, Puzzle};
 use crate::rules::Rule;
-use crate::search::{Context, Params, SearchResult, Worker};
+use crate::search::{Context, CutCounts, Params, SearchResult, Worker};
 use crate::timeman::Plan;
 use crate::tt::TranspositionTable;
 use std::sync::atomic::AtomicBool;
@@ -108,6 +108,9 @@ pub struct BenchReport {
     /// Time inside the searches only, in microseconds (the speed figure: allocating and
     /// dropping a fresh table per position is not search work).
     pub search_us: u64,
+    /// Beta cut-offs over all positions, and how many the first move searched made (the
+    /// move order at the same fixed depth).
+    pub cuts: CutCounts,
 }
 
 /// Searches every position to `depth` with a fresh `hash_mib` table and a fresh worker with
@@ -116,6 +119,7 @@ pub fn run(set: &[BenchPosition], depth: u32, hash_mib: usize, params: Params) -
     let started = Instant::now();
     let stop = AtomicBool::new(false);
     let mut positions = Vec::with_capacity(set.len());
+    let mut cuts = CutCounts::default();
     for bp in set {
         let tt = TranspositionTable::new(hash_mib << 20);
         let mut worker = Worker::new(0, params);
@@ -126,6 +130,9 @@ pub fn run(set: &[BenchPosition], depth: u32, hash_mib: usize, params: Params) -
         };
         let t = Instant::now();
         let r = worker.search(&ctx, &bp.board, bp.rule);
+        let c = worker.cut_counts();
+        cuts.all += c.all;
+        cuts.first += c.first;
         positions.push(PositionReport {
             nodes: r.nodes,
             us: t.elapsed().as_micros() as u64,
@@ -139,6 +146,7 @@ pub fn run(set: &[BenchPosition], depth: u32, hash_mib: usize, params: Params) -
         search_us: positions.iter().map(|p| p.us).sum(),
         positions,
         ms: started.elapsed().as_millis() as u64,
+        cuts,
     }
 }
 

@@ -1,28 +1,34 @@
 //! The evaluation's values: what an empty cell is worth to a colour, from its four directional
-//! patterns, and the tempo bonus of the side to move. [`crate::position::Position`] keeps the
-//! sums of these values up to date as stones come and go, so evaluating a node is O(1).
+//! patterns. [`crate::position::Position`] keeps the sums of these values up to date as stones
+//! come and go, so evaluating a node is O(1).
 //!
-//! The value of a cell for a colour is the sum of its four pattern values plus a bonus for its
-//! combined threat rung; the evaluation is the side to move's total minus the opponent's, plus
-//! a tempo bonus ([`TEMPO`]) for the side about to place a stone (without it scores swing
-//! between odd and even depths). Renju suspects for black (possible double three, double four, overline) are valued as
-//! worthless: most are forbidden, and a true check is too costly for every update.
+//! Each empty cell's four patterns for a colour form a *combination* ([`crate::weights`]), and
+//! the embedded weights give it two values: one while that colour is to move
+//! ([`CellInfo::value`]) and one while it waits ([`CellInfo::wait`]); a four point is worth far
+//! more to the side about to play. The evaluation is the side to move's sum of `value` minus
+//! the opponent's sum of `wait`, plus a tempo bonus ([`Weights::tempo`]; without it scores
+//! swing between odd and even depths) and a term for the two sides' highest threat rungs
+//! ([`Weights::threat`]). The move policy's score of a cell ([`CellInfo::attack`],
+//! [`CellInfo::defence`]) orders quiet moves and is precomputed here too. Renju suspects for
+//! black (possible double three, double four, overline) are valued as worthless: most are
+//! forbidden, and a true check is too costly for every update.
 
-use crate::pattern::{combine, Pattern, Threat, THREATS};
+use crate::pattern::{combine, Pattern, Threat};
+use crate::weights::{self, WeightSet, Weights};
 use std::sync::OnceLock;
-
-/// Value of one directional pattern for the colour that would make it (index: [`Pattern`]).
-pub const PATTERN_VALUE: [i32; 11] = [0, 0, 2, 5, 10, 30, 35, 110, 140, 800, 3000];
-/// The side to move's bonus for being about to place a stone.
-pub const TEMPO: i32 = 700;
-/// Bonus for the combined rung (index: [`Threat`]).
-pub const THREAT_BONUS: [i32; THREATS] = [0, 0, 700, 0, 1200, 1500, 0];
 
 /// What an empty cell offers one colour.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub struct CellInfo {
-    /// Evaluation contribution.
+    /// Evaluation contribution while this colour is to move ([`Weights::mover`]).
     pub value: i32,
+    /// Evaluation contribution while the other colour is to move ([`Weights::waiter`]).
+    pub wait: i32,
+    /// Move policy: how good taking the cell is for this colour ([`Weights::attack`]).
+    pub attack: i16,
+    /// Move policy: how good it is for the other colour to take it from this one
+    /// ([`Weights::defence`]).
+    pub defence: i16,
     /// The rung of the threat ladder a move here reaches.
     pub threat: Threat,
     /// Renju black only: the point may be forbidden and must be checked before use.
@@ -30,20 +36,23 @@ pub struct CellInfo {
 }
 
 /// What a cell with the four directional patterns `pats` offers (its threat rung, whether it
-/// is a renju suspect for black, its value).
-pub fn cell_info(pats: &[Pattern; 4], renju_black: bool) -> CellInfo {
+/// is a renju suspect for black, its values under the weights `w`).
+pub fn cell_info(pats: &[Pattern; 4], renju_black: bool, w: &Weights) -> CellInfo {
     let (threat, suspect) = combine(pats, renju_black);
     if suspect {
         return CellInfo {
-            value: 0,
             threat,
             suspect,
+            ..CellInfo::default()
         };
     }
-    let value = pats.iter().map(|&p| PATTERN_VALUE[p as usize]).sum::<i32>()
-        + THREAT_BONUS[threat as usize];
+    let i = weights::canonical(pats);
+    let policy = |v: i32| v.clamp(i16::MIN as i32, i16::MAX as i32) as i16;
     CellInfo {
-        value,
+        value: w.mover[i],
+        wait: w.waiter[i],
+        attack: policy(w.attack[i]),
+        defence: policy(w.defence[i]),
         threat,
         suspect,
     }
@@ -55,19 +64,23 @@ pub const CODES: usize = 11 * 11 * 11 * 11;
 /// The weight of direction `d` in a combination code.
 pub const DIGIT: [i32; 4] = [1, 11, 121, 1331];
 
-/// The [`CellInfo`] of every combination code, for ordinary colours (`[0]`) and renju black
-/// (`[1]`, where suspects are marked), computed once: an update looks the info up instead of
-/// combining four patterns.
-pub fn combination_table(renju_black: bool) -> &'static [CellInfo] {
-    static TABLES: [OnceLock<Box<[CellInfo]>>; 2] = [OnceLock::new(), OnceLock::new()];
-    TABLES[renju_black as usize].get_or_init(|| {
+/// The [`CellInfo`] of every combination code under the weights `set`, for ordinary colours
+/// and renju black (where suspects are marked), computed once per set: an update looks the
+/// info up instead of combining four patterns.
+pub fn combination_table(renju_black: bool, set: WeightSet) -> &'static [CellInfo] {
+    const SETS: usize = WeightSet::ALL.len();
+    static TABLES: [[OnceLock<Box<[CellInfo]>>; 2]; SETS] =
+        [const { [OnceLock::new(), OnceLock::new()] }; SETS];
+    // Every rule reads the same weights (see `crate::weights`).
+    let w = set.weights();
+    TABLES[set.index()][renju_black as usize].get_or_init(|| {
         (0..CODES)
             .map(|code| {
                 let mut pats = [Pattern::Dead; 4];
                 for (d, p) in pats.iter_mut().enumerate() {
                     *p = Pattern::ALL[code / DIGIT[d] as usize % 11];
                 }
-                cell_info(&pats, renju_black)
+                cell_info(&pats, renju_black, w)
             })
             .collect()
     })

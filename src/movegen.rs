@@ -7,7 +7,8 @@
 //! four, then an own four, ..., down to quiet cells. Both colours' points stay in the list at
 //! every rung. (The Go predecessor returned early with the mover's own points at one rung and
 //! so hid the opponent's counter-threats; the search then "proved" wins that were not there.)
-//! Ties within a rank go to the larger combined cell value (attack plus defence).
+//! Ties within a rank go to the larger move-policy score (how good the cell is to take plus how
+//! good it is to deny, [`crate::weights`]).
 //!
 //! # Which cells ([`Scope`])
 //! - The mover has a five to make: only those cells ([`Scope::Win`]).
@@ -26,6 +27,7 @@ use crate::board::{Color, Pos};
 use crate::pattern::{Pattern, Threat};
 use crate::position::Position;
 use crate::rules::Rule;
+use crate::weights;
 
 /// A generated move with its ladder rank and static value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -34,7 +36,8 @@ pub struct Move {
     pub pos: Pos,
     /// Ladder rank (see the module docs); [`QUIET_RANK`] and below is quiet.
     pub rank: u8,
-    /// Own plus opponent cell value: the tie-break within a rank.
+    /// The move policy's score of the cell, taking it plus denying it to the opponent
+    /// ([`crate::eval::CellInfo::attack`] and `defence`): the order within a rank.
     pub value: i32,
     /// The search's ordering key (higher first); movegen leaves it 0.
     pub order: i64,
@@ -93,10 +96,11 @@ pub fn generate(pos: &mut Position, prune_threats: bool, out: &mut Vec<Move>) ->
     let me = pos.side_to_move();
     let op = me.opponent();
     let cells = *pos.candidates();
+    let recent = weights::recent_stones(pos.board());
     if pos.has_at_least(me, Threat::Five) {
         for q in cells.iter() {
             if pos.info(q, me).threat == Threat::Five {
-                out.push(make_move(pos, q, me));
+                out.push(make_move(pos, q, me, &recent));
             }
         }
         return Scope::Win;
@@ -104,7 +108,7 @@ pub fn generate(pos: &mut Position, prune_threats: bool, out: &mut Vec<Move>) ->
     if pos.has_at_least(op, Threat::Five) {
         for q in cells.iter() {
             if pos.info(q, op).threat == Threat::Five && pos.is_legal_for(q, me) {
-                out.push(make_move(pos, q, me));
+                out.push(make_move(pos, q, me, &recent));
             }
         }
         return Scope::Block;
@@ -120,7 +124,7 @@ pub fn generate(pos: &mut Position, prune_threats: bool, out: &mut Vec<Move>) ->
         {
             continue;
         }
-        out.push(make_move(pos, q, me));
+        out.push(make_move(pos, q, me, &recent));
     }
     if defend {
         Scope::Defend
@@ -129,14 +133,21 @@ pub fn generate(pos: &mut Position, prune_threats: bool, out: &mut Vec<Move>) ->
     }
 }
 
-fn make_move(pos: &mut Position, q: Pos, me: Color) -> Move {
+/// The last two stones (the opponent's, then the mover's): the policy's proximity terms.
+type Recent = [Option<Pos>; 2];
+
+fn make_move(pos: &mut Position, q: Pos, me: Color, recent: &Recent) -> Move {
     let op = me.opponent();
     let own = pos.info(q, me);
     let opp_threat = usable_threat(pos, q, op);
+    let near = &pos.weights().near;
     Move {
         pos: q,
         rank: rank(own.threat, opp_threat),
-        value: own.value + pos.info(q, op).value,
+        value: own.attack as i32
+            + pos.info(q, op).defence as i32
+            + near[weights::near_bucket(q, recent[0])][0]
+            + near[weights::near_bucket(q, recent[1])][1],
         order: 0,
     }
 }
@@ -156,10 +167,11 @@ pub fn fours(pos: &mut Position, out: &mut Vec<Move>) {
         Threat::FourThree
     };
     let cells = *pos.candidates();
+    let recent = weights::recent_stones(pos.board());
     for q in cells.iter() {
         let t = pos.info(q, me).threat;
         if t >= Threat::Four && t <= top && pos.is_legal_for(q, me) {
-            out.push(make_move(pos, q, me));
+            out.push(make_move(pos, q, me, &recent));
         }
     }
     out.sort_by_key(|m| std::cmp::Reverse((m.rank, m.value)));

@@ -490,6 +490,19 @@ pub enum Threat {
 /// Number of [`Threat`] rungs.
 pub const THREATS: usize = 7;
 
+impl Threat {
+    /// Every rung, lowest first (index = `Threat as usize`).
+    pub const ALL: [Threat; THREATS] = [
+        Threat::None,
+        Threat::Three,
+        Threat::DoubleThree,
+        Threat::Four,
+        Threat::FourThree,
+        Threat::OpenFour,
+        Threat::Five,
+    ];
+}
+
 /// The rung of the ladder a move with directional patterns `pats` reaches, and whether it may be
 /// a renju forbidden point (`renju_black` only: an overline, two fours, a four that is not a
 /// plain straight four, or two threes). A suspect must be checked with

@@ -7,7 +7,8 @@
 //!   on each of the four lines through it.
 //! - For every *empty* cell, both colours: the four directional [`Pattern`]s, and from them a
 //!   [`CellInfo`] (value, threat rung, renju-suspect flag). Occupied cells hold the default info.
-//! - `total[colour]`: the sum of the values of all empty cells; `rungs[colour][threat]`: how many
+//! - `total[colour]`: the sums of the values of all empty cells (while that colour is to move,
+//!   and while it waits); `rungs[colour][threat]`: how many
 //!   empty cells reach each rung (so "does black have a five to make?" is one load).
 //! - `candidates`: the empty cells with a stone within Chebyshev distance 2 (the
 //!   move-generation area). A move only adds cells (its 5x5 square, minus itself and stones).
@@ -23,21 +24,23 @@
 //!
 //!
 //! # Evaluation
-//! [`Position::evaluate`] reads the side to move's total minus the opponent's plus the tempo
-//! bonus; what a cell is worth is [`crate::eval`]'s business.
+//! [`Position::evaluate`] reads the side to move's total minus the opponent's waiting total,
+//! plus the tempo bonus and the term of the two sides' highest threat rungs; what a cell is
+//! worth is [`crate::eval`]'s business, the values [`crate::weights`]'.
 
 use crate::board::{BitBoard, Board, Color, Pos, CELLS};
-use crate::eval::{combination_table, CellInfo, DIGIT, TEMPO};
+use crate::eval::{combination_table, CellInfo, DIGIT};
 use crate::pattern::{
     slot_shift, LineKey, PairTable, Pattern, PatternPair, Threat, ALL_WALL, HALF, THREATS, WALL,
 };
 use crate::rules::{self, Rule};
+use crate::weights::{WeightSet, Weights};
 
 /// What `make` saves for `unmake`, once per move.
 #[derive(Clone)]
 struct Frame {
     log_len: usize,
-    total: [i32; 2],
+    total: [[i32; 2]; 2],
     rungs: [[u16; THREATS]; 2],
     candidates: BitBoard,
     /// The moved cell's info before the move.
@@ -72,7 +75,10 @@ pub struct Position {
     /// Per empty cell and colour, its four patterns as a combination code (see [`CODES`]).
     codes: Box<[[u16; 2]]>,
     info: Box<[[CellInfo; 2]]>,
-    total: [i32; 2],
+    /// Per colour, the sum of its empty cells' [`CellInfo::value`] and [`CellInfo::wait`].
+    total: [[i32; 2]; 2],
+    set: WeightSet,
+    weights: &'static Weights,
     rungs: [[u16; THREATS]; 2],
     candidates: BitBoard,
     /// One frame per `make` since construction.
@@ -91,21 +97,29 @@ fn code(c: Option<Color>) -> u32 {
 }
 
 impl Position {
-    /// Builds the full state for `board` under `rule` from scratch (also the test oracle).
+    /// Builds the full state for `board` under `rule` from scratch (also the test oracle),
+    /// with the default weights ([`WeightSet::DEFAULT`]).
     pub fn new(board: &Board, rule: Rule) -> Position {
+        Position::with_weights(board, rule, WeightSet::DEFAULT)
+    }
+
+    /// [`Position::new`] with the weights `set`.
+    pub fn with_weights(board: &Board, rule: Rule, set: WeightSet) -> Position {
         let mut p = Position {
             board: board.clone(),
             rule,
             table: PairTable::new(rule),
             combos: [
-                combination_table(rule == Rule::Renju),
-                combination_table(false),
+                combination_table(rule == Rule::Renju, set),
+                combination_table(false, set),
             ],
             keys: vec![[ALL_WALL; 4]; CELLS].into_boxed_slice(),
             pairs: vec![[PatternPair::default(); 4]; CELLS].into_boxed_slice(),
             codes: vec![[0u16; 2]; CELLS].into_boxed_slice(),
             info: vec![[CellInfo::default(); 2]; CELLS].into_boxed_slice(),
-            total: [0; 2],
+            total: [[0; 2]; 2],
+            set,
+            weights: set.weights(),
             rungs: [[0; THREATS]; 2],
             candidates: BitBoard::EMPTY,
             frames: Vec::with_capacity(256),
@@ -222,12 +236,27 @@ impl Position {
     #[inline]
     pub fn evaluate(&self) -> i32 {
         let me = self.side_to_move().index();
-        self.total[me] - self.total[1 - me] + TEMPO
+        self.total[me][0] - self.total[1 - me][1]
+            + self.weights.tempo
+            + self.weights.threat[self.top_rung(me)][self.top_rung(1 - me)]
     }
 
     /// The evaluation recomputed from the board alone (the oracle of [`Position::evaluate`]).
     pub fn evaluate_full(&self) -> i32 {
-        Position::new(&self.board, self.rule).evaluate()
+        Position::with_weights(&self.board, self.rule, self.set).evaluate()
+    }
+
+    /// The highest rung colour index `c` reaches at some empty cell (0 for none).
+    #[inline]
+    fn top_rung(&self, c: usize) -> usize {
+        let r = &self.rungs[c];
+        (1..THREATS).rev().find(|&t| r[t] > 0).unwrap_or(0)
+    }
+
+    /// The weights the evaluation and the move policy read.
+    #[inline]
+    pub fn weights(&self) -> &'static Weights {
+        self.weights
     }
 
     /// Plays `p` for the side to move. `p` must be an empty point on the board.
@@ -415,7 +444,8 @@ impl Position {
     #[inline]
     fn set_info_at(&mut self, qi: usize, ci: usize, new: CellInfo) {
         let old = std::mem::replace(&mut self.info[qi][ci], new);
-        self.total[ci] += new.value - old.value;
+        self.total[ci][0] += new.value - old.value;
+        self.total[ci][1] += new.wait - old.wait;
         self.rungs[ci][old.threat as usize] -= (old.threat != Threat::None) as u16;
         self.rungs[ci][new.threat as usize] += (new.threat != Threat::None) as u16;
     }
@@ -458,13 +488,16 @@ mod tests {
         }
     }
 
-    /// Random make/unmake sequences: the incremental state equals a rebuild at every step.
+    /// Random make/unmake sequences: the incremental state equals a rebuild at every step,
+    /// under every rule and every weight set (the fitted ones value a cell differently for the
+    /// side to move and the side waiting, and read the top threat rungs).
     #[test]
     fn incremental_equals_full_under_every_rule() {
         for rule in Rule::ALL {
             for (size, seed) in [(9usize, 1u64), (15, 2), (9, 3), (15, 4)] {
                 let mut rng = Lcg::new(seed * 31 + rule as u64);
-                let mut pos = Position::new(&Board::new(size), rule);
+                let set = WeightSet::ALL[seed as usize % WeightSet::ALL.len()];
+                let mut pos = Position::with_weights(&Board::new(size), rule, set);
                 let mut played = 0;
                 for step in 0..(size * size) {
                     let undo = played > 0 && rng.next_u64() % 4 == 0;
@@ -480,8 +513,8 @@ mod tests {
                         pos.make(q);
                         played += 1;
                     }
-                    let fresh = Position::new(&pos.board, rule);
-                    assert_same(&pos, &fresh, &format!("{rule} {size} step {step}"));
+                    let fresh = Position::with_weights(&pos.board, rule, set);
+                    assert_same(&pos, &fresh, &format!("{rule} {size} {set} step {step}"));
                     assert_eq!(pos.evaluate(), pos.evaluate_full());
                 }
             }

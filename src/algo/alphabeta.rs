@@ -35,6 +35,45 @@ use std::time::{Duration, Instant};
 /// few milliseconds per hundred MiB; it normally finishes between the `INFO` and the move).
 const TABLE_WAIT_DIVISOR: u32 = 16;
 
+/// How [`AlphaBeta::decide`] chose its move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Source {
+    /// A book move in a quiet position, played without search.
+    Book,
+    /// A verified own VCF.
+    Vcf,
+    /// A verified own VCT.
+    Vct,
+    /// The main search, with its last completed iteration (0: none, the top of the ladder).
+    Search {
+        /// The deepest completed iteration.
+        depth: u32,
+    },
+}
+
+/// A move with the score behind it: what [`Algorithm::think`] plays, and why.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Decision {
+    /// The move.
+    pub pos: Pos,
+    /// The score from the mover's view in search units (a proved win is a win score, see
+    /// [`crate::search::WIN`]); `None` for a book move.
+    pub score: Option<i32>,
+    /// Where the move came from.
+    pub source: Source,
+}
+
+impl Decision {
+    /// The main search's answer.
+    fn searched(r: &SearchResult) -> Decision {
+        Decision {
+            pos: r.best,
+            score: Some(r.score),
+            source: Source::Search { depth: r.depth },
+        }
+    }
+}
+
 /// The alpha-beta algorithm.
 pub struct AlphaBeta {
     table: TableHandle,
@@ -138,75 +177,7 @@ impl Algorithm for AlphaBeta {
     }
 
     fn think(&mut self, req: &Request<'_>) -> Pos {
-        let plan = timeman::plan(&req.limits);
-        if !req.analysis.is_plain() {
-            // Analysis wants the lines themselves: no book move, no proof short cut.
-            let options = root_options(req.analysis, RootOptions::default());
-            return self.search(req, plan, options, req.report).best;
-        }
-        // Opening knowledge first: a quiet book hit is played at once, otherwise it only
-        // orders (or, for the prior, trims) the root.
-        let folder = req.config.folder.as_deref();
-        let advice = self.opening.advise(req.board, req.rule, folder, req.output);
-        if let Some(p) = advice.play {
-            (req.output)(&format!("book {p}"));
-            return p;
-        }
-        // Proofs next: a proved own win is played, a proved opponent VCF narrows the root to
-        // the moves that break it.
-        let mut hints = advice.hints;
-        let spent = self.proofs.counts;
-        let verdict = self
-            .proofs
-            .probe(req.board, req.rule, &plan, req.limits.started, req.stop);
-        let now = self.proofs.counts;
-        if req.config.brain.show_detail != 0 && now.vct_probes > spent.vct_probes {
-            (req.output)(&format!(
-                "vct proofs: own {} ms, opponent's {} ms",
-                (now.own_vct_time - spent.own_vct_time).as_millis(),
-                (now.opp_vct_time - spent.opp_vct_time).as_millis()
-            ));
-        }
-        match verdict {
-            Verdict::Vcf(line) => {
-                (req.output)(&format!(
-                    "vcf win in {} plies, playing {}",
-                    line.len(),
-                    line[0]
-                ));
-                return line[0];
-            }
-            Verdict::Vct(tree) => {
-                (req.output)(&format!(
-                    "vct win with {} threats, playing {}",
-                    tree.depth(),
-                    tree.attack
-                ));
-                return tree.attack;
-            }
-            Verdict::Defend { only, threat_plies } => {
-                if req.config.brain.show_detail != 0 {
-                    let moves: Vec<String> = only.iter().map(Pos::to_string).collect();
-                    (req.output)(&format!(
-                        "opponent vcf in {threat_plies} plies; breakers {}",
-                        moves.join(" ")
-                    ));
-                }
-                hints.only = only;
-            }
-            Verdict::DefendVct { only, threats, .. } => {
-                if req.config.brain.show_detail != 0 {
-                    let moves: Vec<String> = only.iter().map(Pos::to_string).collect();
-                    (req.output)(&format!(
-                        "opponent vct with {threats} threats; breakers {}",
-                        moves.join(" ")
-                    ));
-                }
-                hints.only = only;
-            }
-            Verdict::Lost | Verdict::Nothing => {}
-        }
-        self.search(req, plan, hints, req.report).best
+        self.decide(req).pos
     }
 
     fn ponder(&mut self, req: &Request<'_>) {
@@ -333,6 +304,93 @@ impl Algorithm for AlphaBeta {
 }
 
 impl AlphaBeta {
+    /// [`Algorithm::think`] with the score and the source of the move: the one path every move
+    /// of the brain takes (book, root proofs, then the search; analysis goes straight to the
+    /// search).
+    pub fn decide(&mut self, req: &Request<'_>) -> Decision {
+        let plan = timeman::plan(&req.limits);
+        if !req.analysis.is_plain() {
+            // Analysis wants the lines themselves: no book move, no proof short cut.
+            let options = root_options(req.analysis, RootOptions::default());
+            return Decision::searched(&self.search(req, plan, options, req.report));
+        }
+        // Opening knowledge first: a quiet book hit is played at once, otherwise it only
+        // orders (or, for the prior, trims) the root.
+        let folder = req.config.folder.as_deref();
+        let advice = self.opening.advise(req.board, req.rule, folder, req.output);
+        if let Some(p) = advice.play {
+            (req.output)(&format!("book {p}"));
+            return Decision {
+                pos: p,
+                score: None,
+                source: Source::Book,
+            };
+        }
+        // Proofs next: a proved own win is played, a proved opponent VCF narrows the root to
+        // the moves that break it.
+        let mut hints = advice.hints;
+        let spent = self.proofs.counts;
+        let verdict = self
+            .proofs
+            .probe(req.board, req.rule, &plan, req.limits.started, req.stop);
+        let now = self.proofs.counts;
+        if req.config.brain.show_detail != 0 && now.vct_probes > spent.vct_probes {
+            (req.output)(&format!(
+                "vct proofs: own {} ms, opponent's {} ms",
+                (now.own_vct_time - spent.own_vct_time).as_millis(),
+                (now.opp_vct_time - spent.opp_vct_time).as_millis()
+            ));
+        }
+        match verdict {
+            Verdict::Vcf(line) => {
+                (req.output)(&format!(
+                    "vcf win in {} plies, playing {}",
+                    line.len(),
+                    line[0]
+                ));
+                return Decision {
+                    pos: line[0],
+                    score: Some(crate::search::WIN - line.len() as i32),
+                    source: Source::Vcf,
+                };
+            }
+            Verdict::Vct(tree) => {
+                (req.output)(&format!(
+                    "vct win with {} threats, playing {}",
+                    tree.depth(),
+                    tree.attack
+                ));
+                return Decision {
+                    pos: tree.attack,
+                    score: Some(WIN_MIN),
+                    source: Source::Vct,
+                };
+            }
+            Verdict::Defend { only, threat_plies } => {
+                if req.config.brain.show_detail != 0 {
+                    let moves: Vec<String> = only.iter().map(Pos::to_string).collect();
+                    (req.output)(&format!(
+                        "opponent vcf in {threat_plies} plies; breakers {}",
+                        moves.join(" ")
+                    ));
+                }
+                hints.only = only;
+            }
+            Verdict::DefendVct { only, threats, .. } => {
+                if req.config.brain.show_detail != 0 {
+                    let moves: Vec<String> = only.iter().map(Pos::to_string).collect();
+                    (req.output)(&format!(
+                        "opponent vct with {threats} threats; breakers {}",
+                        moves.join(" ")
+                    ));
+                }
+                hints.only = only;
+            }
+            Verdict::Lost | Verdict::Nothing => {}
+        }
+        Decision::searched(&self.search(req, plan, hints, req.report))
+    }
+
     /// One lazy SMP search of `req.board` within `plan`, with `options` at the root (the
     /// caller's: `req.analysis` is not applied here), reporting to `report`.
     fn search(

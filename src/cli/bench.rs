@@ -66,6 +66,12 @@ pub fn run(args: Args, config: &Config) -> u8 {
     println!("nodes {}", r.nodes);
     println!("time {} ms (searching {} ms)", r.ms, r.search_us / 1000);
     println!("nps {}", r.nodes * 1_000_000 / r.search_us.max(1));
+    println!(
+        "cut-offs {}, by the first move {} ({:.1}%)",
+        r.cuts.all,
+        r.cuts.first,
+        100.0 * r.cuts.first as f64 / r.cuts.all.max(1) as f64
+    );
     println!("signature {}", r.nodes);
     0
 }

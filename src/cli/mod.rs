@@ -9,6 +9,8 @@
 //! - [`arena`]: matches between brains.
 //! - [`bench`](mod@bench): the fixed-depth node-count signature and timed depth measurements.
 //! - [`solve`]: VCF / VCT puzzle files.
+//! - [`teacher`]: agreement with a labelled position file (the strength yardstick).
+//! - [`train`]: self-play data and the fit of the evaluation and policy weights.
 //! - [`book`]: opening book tools.
 
 use bango::config::Config;
@@ -21,6 +23,8 @@ mod book;
 #[cfg(not(loom))]
 mod gui;
 mod solve;
+mod teacher;
+mod train;
 mod web;
 
 /// `pbrain-bango`: the Gomocup brain and its tools.
@@ -56,6 +60,11 @@ enum Command {
     /// Opening book tools.
     #[command(subcommand)]
     Book(book::Command),
+    /// Agreement with a labelled position file (best move, win-probability correlation).
+    Teacher(teacher::Args),
+    /// Training data and the fit of the evaluation and policy weights.
+    #[command(subcommand)]
+    Train(train::Command),
 }
 
 /// The environment variables besides the configuration's: read by the tools and tests.
@@ -93,6 +102,8 @@ pub fn run() -> u8 {
         Some(Command::Bench(a)) => bench::run(a, &config),
         Some(Command::Solve(a)) => solve::run(a),
         Some(Command::Book(c)) => book::run(c),
+        Some(Command::Teacher(a)) => teacher::run(a, &config),
+        Some(Command::Train(c)) => train::run(c, &config),
     }
 }
 

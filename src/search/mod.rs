@@ -46,7 +46,7 @@ mod worker;
 pub use params::Params;
 pub use report::{Line, Report, RootEvent, RootEventKind};
 pub use score::{format_score, win_rate, INF, WIN, WIN_MIN};
-pub use worker::Worker;
+pub use worker::{CutCounts, Worker};
 
 /// The deepest ply the search reaches (iterations, extensions and quiescence included).
 pub const MAX_PLY: usize = 128;

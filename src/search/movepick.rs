@@ -180,6 +180,10 @@ impl Run<'_, '_> {
                         self.extend_pv(ply, m.pos);
                     }
                     if alpha >= beta {
+                        if !ROOT {
+                            self.cuts.all += 1;
+                            self.cuts.first += (i == 0) as u64;
+                        }
                         // Step 11. A quiet refutation is remembered for its siblings (killers)
                         // and for the rest of the search (history, weighted by depth).
                         if !ROOT && m.rank <= QUIET_RANK {

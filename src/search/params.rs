@@ -7,6 +7,8 @@
 //! depth; the others change what is searched and are judged by games. [`Params::exact`] keeps only
 //! the value-preserving ones.
 
+use crate::weights::WeightSet;
+
 crate::declare_settings! {
     /// The search's switches and tunables.
     #[derive(Clone, Copy, Debug, PartialEq)]
@@ -28,6 +30,9 @@ crate::declare_settings! {
         /// Under freestyle and standard, the quiescence's last four must be one that can still
         /// win: a four-three, a four making a point of two fours, or one whose block makes a four.
         qsearch_prune_last_four: bool = true, "BANGO_QSEARCH_PRUNE_LAST_FOUR";
+        /// The evaluation and move-order weights: `fitted`, `fitted-eval` (the fitted
+        /// evaluation, the hand-set order) or `classic` (changes values).
+        weights: WeightSet = WeightSet::DEFAULT, "BANGO_WEIGHTS";
         /// Evaluate every leaf from scratch instead of incrementally (a slow oracle for tests).
         full_eval: bool = false, "BANGO_FULL_EVAL";
         /// Half-width of the first aspiration window.
@@ -53,6 +58,15 @@ crate::declare_settings! {
         late_move_base: i32 = 3, "BANGO_TUNE_LATE_MOVE_BASE";
         /// ...and never more than this many, at any depth.
         max_quiet_moves: i32 = 10, "BANGO_TUNE_MAX_QUIET_MOVES";
+    }
+}
+
+impl crate::settings::SettingValue for WeightSet {
+    fn parse_setting(text: &str) -> Result<WeightSet, String> {
+        WeightSet::from_name(text).ok_or_else(|| {
+            let names: Vec<&str> = WeightSet::ALL.iter().map(|s| s.name()).collect();
+            format!("{:?} is not one of {}", text.trim(), names.join(", "))
+        })
     }
 }
 

@@ -34,6 +34,17 @@ pub struct Worker {
     history: Vec<[i32; CELLS]>,
     /// The marks of the moves the other workers are searching (lazy SMP only).
     busy: Option<Arc<BusyMoves>>,
+    cuts: CutCounts,
+}
+
+/// Beta cut-offs of the node function, counted over a worker's searches: how often the first
+/// move searched is the one that cuts (the quality of the move order).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CutCounts {
+    /// Every cut-off at a node of the main search below the root (not the quiescence).
+    pub all: u64,
+    /// Those by the first move searched.
+    pub first: u64,
 }
 
 impl Worker {
@@ -45,6 +56,7 @@ impl Worker {
             root_options: RootOptions::default(),
             history: vec![[0; CELLS]; 2],
             busy: None,
+            cuts: CutCounts::default(),
         }
     }
 
@@ -53,6 +65,11 @@ impl Worker {
     /// the move order independent of anything else.
     pub fn set_busy(&mut self, busy: Option<Arc<BusyMoves>>) {
         self.busy = busy;
+    }
+
+    /// The cut-offs counted over this worker's searches so far.
+    pub fn cut_counts(&self) -> CutCounts {
+        self.cuts
     }
 
     /// Forgets what was learnt (a new game).
@@ -79,11 +96,12 @@ impl Worker {
         progress: &dyn Progress,
     ) -> SearchResult {
         let mut run = Run {
-            pos: Position::new(board, rule),
+            pos: Position::with_weights(board, rule, self.params.weights),
             ctx,
             progress,
             params: self.params,
             history: &mut self.history,
+            cuts: &mut self.cuts,
             nodes: 0,
             max_nodes: ctx.plan.max_nodes.unwrap_or(u64::MAX),
             aborted: false,
@@ -134,6 +152,8 @@ pub(super) struct Run<'a, 's> {
     pub progress: &'a dyn Progress,
     pub params: Params,
     pub history: &'a mut [[i32; CELLS]],
+    /// The worker's cut-off counts ([`CutCounts`]).
+    pub cuts: &'a mut CutCounts,
     pub nodes: u64,
     pub max_nodes: u64,
     /// Set once the search must unwind; its scores are then never used or stored.

@@ -533,3 +533,26 @@ fn every_move_searches_moves_the_threat_pruning_drops() {
     assert_eq!(holds(&every), [Pos::new(1, 4), Pos::new(5, 4)]);
     assert_eq!(holds(&pruned), holds(&every));
 }
+
+/// The cut-off counts add up over searches, and the first move makes most of them (a
+/// threat-ranked order with a table move, killers and history; a random order would not).
+#[test]
+fn cut_counts_measure_the_move_order() {
+    let boards = midgame(2);
+    let tt = TranspositionTable::new(1 << 22);
+    let stop = AtomicBool::new(false);
+    let ctx = Context {
+        tt: &tt,
+        stop: &stop,
+        plan: Plan::depth(5),
+    };
+    let mut w = Worker::new(0, Params::default());
+    w.search(&ctx, &boards[0], Rule::Freestyle);
+    let one = w.cut_counts();
+    assert!(one.all > 100 && one.first <= one.all, "{one:?}");
+    assert!(one.first * 2 > one.all, "{one:?}");
+    tt.clear();
+    w.search(&ctx, &boards[1], Rule::Freestyle);
+    let two = w.cut_counts();
+    assert!(two.all > one.all && two.first > one.first, "{two:?}");
+}

@@ -1,0 +1,240 @@
+//! `pbrain-bango train classic|selfplay|fit`: the hand-set evaluation as a weights file,
+//! labelled self-play positions, and the fit of the evaluation and policy weights
+//! ([`bango::train`]) that the build embeds (`src/weights/freestyle.txt`).
+
+use super::data_dir;
+use bango::book::play::BookMode;
+use bango::config::Config;
+use bango::teacher::{self, Labelled};
+use bango::train::{self, FitConfig, FitOptions, PolicyFit, SelfplayConfig, Targets};
+use bango::weights::Weights;
+use std::path::{Path, PathBuf};
+
+/// What `train` makes.
+#[derive(clap::Subcommand, Debug)]
+pub enum Command {
+    /// Write the hand-set evaluation as a weights file.
+    Classic {
+        /// Output file.
+        #[arg(long)]
+        out: PathBuf,
+    },
+    /// Play and label self-play positions (teacher file format, with the game's result).
+    Selfplay {
+        /// Output file.
+        #[arg(long)]
+        out: PathBuf,
+        /// Games.
+        #[arg(long, default_value_t = 400)]
+        games: usize,
+        /// Nodes a game move.
+        #[arg(long, default_value_t = 30_000)]
+        move_nodes: u64,
+        /// Nodes a label search.
+        #[arg(long, default_value_t = 150_000)]
+        label_nodes: u64,
+        /// Labelled positions a game.
+        #[arg(long, default_value_t = 10)]
+        per_game: usize,
+        /// Seed.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Search units per logit of the playing engine (default: the built-in weights').
+        #[arg(long)]
+        scale: Option<f64>,
+    },
+    /// Fit evaluation and policy weights and write them.
+    Fit {
+        /// Output weights file.
+        #[arg(long)]
+        out: PathBuf,
+        /// The teacher file (default: the shared positions-teacher-15.txt).
+        #[arg(long)]
+        teacher: Option<PathBuf>,
+        /// Self-play files (repeat).
+        #[arg(long)]
+        selfplay: Vec<PathBuf>,
+        /// The opening file that groups the teacher positions for the split.
+        #[arg(long)]
+        openings: Option<PathBuf>,
+        /// Search units per logit of the written evaluation.
+        #[arg(long, default_value_t = train::classic::SCALE)]
+        scale: i32,
+        /// Weight of a forced-result label.
+        #[arg(long, default_value_t = 0.25)]
+        mate_weight: f64,
+        /// Share of the game result in a self-play target.
+        #[arg(long, default_value_t = 0.5)]
+        result_share: f64,
+        /// Weight of a self-play position.
+        #[arg(long, default_value_t = 0.5)]
+        selfplay_weight: f64,
+        /// Gradient steps.
+        #[arg(long, default_value_t = FitConfig::default().steps)]
+        steps: usize,
+        /// L2 on the evaluation residuals.
+        #[arg(long, default_value_t = FitConfig::default().eval_resid_l2)]
+        eval_l2: f64,
+        /// L2 on the policy residuals.
+        #[arg(long, default_value_t = FitConfig::default().policy_resid_l2)]
+        policy_l2: f64,
+        /// Keep the hand-set move order (write the hand-set values as the policy).
+        #[arg(long, conflicts_with = "policy_selfplay")]
+        classic_policy: bool,
+        /// Fit the policy to the self-play files' moves too (default: the teacher's only).
+        #[arg(long)]
+        policy_selfplay: bool,
+    },
+}
+
+/// Runs `command`; returns the exit code.
+pub fn run(command: Command, config: &Config) -> u8 {
+    match run_command(command, config) {
+        Ok(()) => 0,
+        Err(e) => {
+            eprintln!("train: {e}");
+            1
+        }
+    }
+}
+
+fn write(path: &Path, text: &str) -> Result<(), String> {
+    std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+fn read_labelled(path: &Path) -> Result<Vec<Labelled>, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    teacher::parse_file(&text)
+}
+
+fn run_command(command: Command, config: &Config) -> Result<(), String> {
+    let started = std::time::Instant::now();
+    match command {
+        Command::Classic { out } => write(
+            &out,
+            &train::classic_weights()
+                .to_text("the hand-set evaluation (pbrain-bango train classic)"),
+        ),
+        Command::Selfplay {
+            out,
+            games,
+            move_nodes,
+            label_nodes,
+            per_game,
+            seed,
+            scale,
+        } => {
+            let cfg = SelfplayConfig {
+                games,
+                move_nodes,
+                label_nodes,
+                per_game,
+                seed,
+                opening_stones: 3,
+                opening_radius: 3,
+                scale: scale.unwrap_or(Weights::embedded().scale as f64),
+            };
+            let mut config = config.clone();
+            config.brain.book = BookMode::Off;
+            config.brain.show_detail = 0;
+            let mut text = format!(
+                "# bango self-play positions: pbrain-bango train selfplay --games {games} \
+                 --move-nodes {move_nodes} --label-nodes {label_nodes} --per-game {per_game} \
+                 --seed {seed} (scale {})\n# eval: the {label_nodes}-node search's score in the \
+                 teacher scale (win rate 1/(1+exp(-E/250))); result: the game's for the side to move\n",
+                cfg.scale
+            );
+            let mut last_game = usize::MAX;
+            train::selfplay(&cfg, &config, &mut |game, p| {
+                text.push_str(&p.to_line());
+                text.push('\n');
+                if game != last_game && game % 20 == 0 {
+                    eprintln!(
+                        "selfplay: game {game}/{games}, {:.0} s",
+                        started.elapsed().as_secs_f64()
+                    );
+                }
+                last_game = game;
+            });
+            write(&out, &text)?;
+            eprintln!("selfplay: done in {:.0} s", started.elapsed().as_secs_f64());
+            Ok(())
+        }
+        Command::Fit {
+            out,
+            teacher: teacher_path,
+            selfplay,
+            openings,
+            scale,
+            mate_weight,
+            result_share,
+            selfplay_weight,
+            steps,
+            eval_l2,
+            policy_l2,
+            classic_policy,
+            policy_selfplay,
+        } => {
+            let teacher_path =
+                teacher_path.unwrap_or_else(|| data_dir().join("positions-teacher-15.txt"));
+            let openings = openings.unwrap_or_else(|| data_dir().join("openings-freestyle-15.txt"));
+            let opts = FitOptions {
+                scale,
+                targets: Targets {
+                    mate_weight,
+                    result_share,
+                    selfplay_weight,
+                },
+                fit: FitConfig {
+                    steps,
+                    eval_resid_l2: eval_l2,
+                    policy_resid_l2: policy_l2,
+                    ..FitConfig::default()
+                },
+                policy: if classic_policy {
+                    PolicyFit::Classic
+                } else if policy_selfplay {
+                    PolicyFit::WithSelfplay
+                } else {
+                    PolicyFit::Teacher
+                },
+            };
+            let labelled = read_labelled(&teacher_path)?;
+            let opening_list = teacher::read_openings(&openings, 15)?;
+            let groups: Vec<usize> = labelled
+                .iter()
+                .map(|p| teacher::group_of(&p.puzzle, &opening_list))
+                .collect();
+            let mut played = Vec::new();
+            for path in &selfplay {
+                played.extend(read_labelled(path)?);
+            }
+            let log = |s: &str| eprintln!("fit: {s}");
+            let outcome = train::fit_weights(&labelled, &groups, &played, &opts, &log);
+            eprintln!("{}\n{}", outcome.before, outcome.after);
+            let header = format!(
+                "bango evaluation and policy weights, freestyle, fitted by\n  pbrain-bango train fit --out {} --scale {scale} --mate-weight {mate_weight} --result-share {result_share} --selfplay-weight {selfplay_weight} --steps {steps} --eval-l2 {eval_l2} --policy-l2 {policy_l2}{}{}\nto {} ({} teacher positions) and {} self-play positions.\n{}\n{}",
+                out.display(),
+                match opts.policy {
+                    PolicyFit::Classic => " --classic-policy",
+                    PolicyFit::WithSelfplay => " --policy-selfplay",
+                    PolicyFit::Teacher => "",
+                },
+                selfplay
+                    .iter()
+                    .map(|p| format!(" --selfplay {}", p.display()))
+                    .collect::<String>(),
+                teacher_path
+                    .file_name()
+                    .map_or("?".into(), |f| f.to_string_lossy()),
+                outcome.teacher_samples,
+                outcome.selfplay_samples,
+                outcome.before,
+                outcome.after,
+            );
+            write(&out, &outcome.weights.to_text(&header))?;
+            eprintln!("fit: done in {:.0} s", started.elapsed().as_secs_f64());
+            Ok(())
+        }
+    }
+}
