@@ -851,14 +851,16 @@ async fn analysis_shows_three_lines_for_yxnbest_3() {
             .collect();
         assert_eq!(firsts.len(), 3);
         assert!(firsts[0] != firsts[1] && firsts[1] != firsts[2] && firsts[0] != firsts[2]);
-        page.c
-            .find(Locator::Css("#lines li[data-index=\"2\"]"))
-            .await
-            .unwrap()
-            .click()
-            .await
-            .unwrap();
-        assert!(page.count(".preview-stone").await >= 1);
+        // The list is redrawn at every iteration while the engine thinks, so an element found
+        // by one WebDriver call may be gone by the next: find and click in one script, until
+        // the preview shows.
+        page.wait_js(
+            "a previewed third line",
+            "(() => { const li = document.querySelector('#lines li[data-index=\"2\"]'); \
+             if (li) li.click(); \
+             return document.querySelectorAll('.preview-stone').length >= 1; })()",
+        )
+        .await;
         page.click("stop").await;
         page.wait_idle().await;
         assert_eq!(page.moves().await.len(), 9);
