@@ -9,12 +9,12 @@
 //! | layer | modules | owns |
 //! |---|---|---|
 //! | game | [`rng`], [`board`], [`rules`], [`notation`], [`pattern`] | stones and keys, what wins and what is forbidden per rule, the data formats, line patterns |
-//! | evaluation | [`weights`], [`eval`], [`position`], [`movegen`] | the fitted values of pattern combinations, what a cell is worth, the incrementally evaluated searched position, threat-ranked moves |
+//! | evaluation | [`weights`], [`eval`], [`position`], [`movegen`] | the values of pattern combinations (hand-set by default, fitted behind a setting), what a cell is worth, the incrementally evaluated searched position, threat-ranked moves |
 //! | proofs | [`solver`] | VCF and VCT threat-space search and their independent verifiers |
-//! | search | [`timeman`], [`settings`], [`tt`], [`busy`], [`search`], [`smp`] | time plans, declared parameters, the shared table, busy-move marks, the alpha-beta worker, lazy SMP |
+//! | search | [`timeman`], [`settings`], [`tt`], [`busy`], [`search`], [`smp`] | time plans, declared parameters, the shared table, busy-move marks, the alpha-beta worker (multi-PV, its reports as data), lazy SMP |
 //! | knowledge | [`book`] | opening books, the opening prior, Swap2 |
 //! | engine | [`algo`], [`config`], [`resources`] | move-choosing algorithms (alpha-beta with root proofs, random), the configuration they are built from, and the threads and table those settings come to on this machine within the memory limit |
-//! | front ends | [`protocol`], [`gui`], [`arena`], [`bench`](mod@bench), [`teacher`], [`train`] | the Gomocup session (stdin, TCP, WebSocket), matches between brains, the node-count signature, agreement with a labelled position file, self-play data and the fit of the weights |
+//! | front ends | [`protocol`], [`gui`], [`arena`], [`bench`](mod@bench), [`teacher`], [`train`] | the Gomocup session (stdin, TCP, WebSocket; analysis commands, live markers, pondering), matches between brains, the node-count signature, agreement with a labelled position file, self-play data and the fit of the weights |
 //!
 //! Invariants each layer keeps:
 //! - **game and evaluation** know nothing of search: a [`position::Position`] is kept equal to
