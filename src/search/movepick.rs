@@ -161,7 +161,7 @@ impl Run<'_, '_> {
                 return 0;
             }
             if ROOT {
-                self.record_root_move(i, m.pos, score, alpha, self.nodes - nodes_before);
+                self.record_root_move(i, m.pos, score, alpha, depth, self.nodes - nodes_before);
             }
             if events {
                 self.root_event(RootEventKind::Leave, m.pos, depth);

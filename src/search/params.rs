@@ -33,6 +33,9 @@ crate::declare_settings! {
         /// The evaluation and move-order weights: `fitted`, `fitted-eval` (the fitted
         /// evaluation, the hand-set order) or `classic` (changes values).
         weights: WeightSet = WeightSet::DEFAULT, "BANGO_WEIGHTS";
+        /// An abandoned iteration's answer counts when it found a move better than the one the
+        /// last completed iteration chose, searched first (changes values under a clock).
+        partial_iteration: bool = true, "BANGO_PARTIAL_ITERATION";
         /// Evaluate every leaf from scratch instead of incrementally (a slow oracle for tests).
         full_eval: bool = false, "BANGO_FULL_EVAL";
         /// Half-width of the first aspiration window.

@@ -24,6 +24,20 @@ pub(super) struct RootMove {
     pub nodes: u64,
 }
 
+/// The best move found so far by the iteration in progress (first line only): a root move
+/// whose search ended above the window's lower bound, so it is at least as good as every move
+/// searched before it at this depth. If the iteration is abandoned, it is still better evidence
+/// than the last completed iteration whenever it is not that iteration's move.
+#[derive(Clone, Debug)]
+pub(super) struct IterationBest {
+    /// The depth of the iteration that found it.
+    pub depth: i32,
+    pub mv: Pos,
+    /// Its score: exact, or a lower bound when it failed high.
+    pub score: i32,
+    pub pv: Vec<Pos>,
+}
+
 impl Run<'_, '_> {
     /// Generates, orders and hints the root moves; worker `worker` rotates them by its index
     /// so that lazy SMP workers start on different moves.
@@ -92,15 +106,17 @@ impl Run<'_, '_> {
         best
     }
 
-    /// Records the line's candidate `i` (`mv`) searched to `score` with `nodes` nodes, against
-    /// the window's `alpha` before it: the first move and any that beat alpha were searched
-    /// exactly, and their line is kept.
+    /// Records the line's candidate `i` (`mv`) searched `depth` deep to `score` with `nodes`
+    /// nodes, against the window's `alpha` before it: the first move and any that beat alpha
+    /// were searched exactly, and their line is kept; a first line's move that beat alpha is
+    /// also the iteration's best so far.
     pub(super) fn record_root_move(
         &mut self,
         i: usize,
         mv: Pos,
         score: i32,
         alpha: i32,
+        depth: i32,
         nodes: u64,
     ) {
         let child = &self.stack[1];
@@ -114,6 +130,14 @@ impl Run<'_, '_> {
             rm.pv.extend_from_slice(&child.pv[1..child.pv_len.max(1)]);
         } else {
             rm.score = -INF;
+        }
+        if score > alpha && self.pv_idx == 0 {
+            self.iteration_best = Some(IterationBest {
+                depth,
+                mv,
+                score,
+                pv: rm.pv.clone(),
+            });
         }
     }
 }

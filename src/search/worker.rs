@@ -5,7 +5,7 @@
 //! (killers, principal variation, move buffers), the root move list and the node count. The
 //! only state that outlives it is the worker's history table, halved before every iteration.
 
-use super::root::RootMove;
+use super::root::{IterationBest, RootMove};
 use super::score::{is_proven, win_in};
 use super::{
     Context, Line, Params, Progress, RootOptions, SearchResult, Silent, MAX_DEPTH, MAX_PLY,
@@ -109,6 +109,7 @@ impl Worker {
             root: Vec::new(),
             pv_idx: 0,
             seldepth: 0,
+            iteration_best: None,
             options: std::mem::take(&mut self.root_options),
             busy: self.busy.as_deref(),
         };
@@ -166,6 +167,8 @@ pub(super) struct Run<'a, 's> {
     pub pv_idx: usize,
     /// The deepest ply reached since the current line's search started.
     pub seldepth: usize,
+    /// The best move of the iteration in progress so far (first line only).
+    pub iteration_best: Option<IterationBest>,
     pub options: RootOptions,
     pub busy: Option<&'a BusyMoves>,
 }
@@ -226,7 +229,9 @@ impl Run<'_, '_> {
     }
 
     /// Iterative deepening from depth 1 to `max_depth`, until the soft deadline, a proven score
-    /// or an abandoned iteration; the answer is the last completed iteration.
+    /// or an abandoned iteration; the answer is the last completed iteration, or, with
+    /// [`Params::partial_iteration`], the move the abandoned iteration found better than the
+    /// first move it searched.
     fn iterate(&mut self, worker: usize, max_depth: u32) -> SearchResult {
         let fast = movegen::fast_move(&mut self.pos).expect("an empty point");
         let mut result = SearchResult::unsearched(fast);
@@ -252,6 +257,9 @@ impl Run<'_, '_> {
             self.age_history();
             let centre = by_parity[(depth % 2) as usize].unwrap_or(prev);
             let Some(score) = self.iteration(depth, lines, centre, &result.lines) else {
+                if self.params.partial_iteration && lines == 1 {
+                    self.adopt_iteration_best(depth, &mut result);
+                }
                 break;
             };
             prev = score;
@@ -303,6 +311,28 @@ impl Run<'_, '_> {
             first = self.root[0].score;
         }
         Some(first)
+    }
+
+    /// After the iteration at `depth` was abandoned: its best move so far replaces `result`'s
+    /// (the last completed iteration's) when it is another move, since it beat at this depth
+    /// the move `result` chose, which was searched first. The depth stays the completed one's,
+    /// so that lazy SMP still prefers a worker that completed this depth.
+    fn adopt_iteration_best(&mut self, depth: i32, result: &mut SearchResult) {
+        let Some(b) = self.iteration_best.take() else {
+            return;
+        };
+        if b.depth != depth || b.mv == result.best || result.depth == 0 {
+            return;
+        }
+        result.best = b.mv;
+        result.score = b.score;
+        result.pv = b.pv.clone();
+        result.lines = vec![Line {
+            score: b.score,
+            pv: b.pv,
+            seldepth: self.seldepth as u32,
+            nodes: self.nodes,
+        }];
     }
 
     /// The answer after the iteration at `depth` (first line's score `score`) completed.

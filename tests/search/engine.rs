@@ -361,6 +361,63 @@ fn deterministic_after_a_new_game() {
     assert_eq!(r1.depth, 5);
 }
 
+/// A fresh worker's search of `b` capped at `nodes` nodes, on a fresh table.
+fn node_search(b: &Board, nodes: u64, params: Params) -> SearchResult {
+    let tt = TranspositionTable::new(8 << 20);
+    let stop = AtomicBool::new(false);
+    let ctx = Context {
+        tt: &tt,
+        stop: &stop,
+        plan: Plan::nodes(nodes),
+    };
+    Worker::new(0, params).search(&ctx, b, Rule::Freestyle)
+}
+
+/// An abandoned iteration's best move counts when it beat the move the last completed
+/// iteration chose (searched first at the new depth). Node caps end searches mid-iteration
+/// deterministically: with `partial_iteration` the answer must differ in some positions, and
+/// wherever it does the adopted move must be the better of the two at the abandoned depth, as a
+/// completed search of just those two moves to that depth finds (exact switches only, so that a
+/// move's score does not depend on its siblings).
+#[test]
+fn an_abandoned_iteration_keeps_a_move_that_beat_the_first() {
+    let on = Params {
+        partial_iteration: true,
+        ..Params::exact()
+    };
+    let off = Params {
+        partial_iteration: false,
+        ..on
+    };
+    let mut adopted = 0;
+    for (i, b) in midgame(6).iter().enumerate() {
+        for nodes in [1_000, 2_000, 3_000, 5_000, 8_000, 13_000] {
+            let last = node_search(b, nodes, off);
+            let got = node_search(b, nodes, on);
+            // The same search, abandoned at the same node: only the answer may differ.
+            assert_eq!((got.nodes, got.depth), (last.nodes, last.depth));
+            if got.best == last.best {
+                assert_eq!(got, last, "position {i}, {nodes} nodes");
+                continue;
+            }
+            adopted += 1;
+            let two = RootOptions {
+                only: vec![last.best, got.best],
+                ..RootOptions::default()
+            };
+            let check = search_with(b, Rule::Freestyle, last.depth + 1, on, two);
+            assert_eq!(
+                check.best,
+                got.best,
+                "position {i}, {nodes} nodes: depth {} prefers the completed iteration's move",
+                last.depth + 1
+            );
+            assert!(check.score >= got.score, "position {i}, {nodes} nodes");
+        }
+    }
+    assert!(adopted > 0, "no search was abandoned after a better move");
+}
+
 #[test]
 fn honours_node_and_depth_caps() {
     let b = &midgame(1)[0];
