@@ -13,7 +13,12 @@
 //!   moves a game still tends to need, minus a reserve). Neither given: no deadline (analysis,
 //!   fixed-depth and fixed-node searches).
 //! - `hard` is the deadline the search polls (every few hundred nodes, with the `stop` flag);
-//!   `soft` is when no new iteration starts, since the next one would rarely finish in time.
+//!   `soft` is when no new iteration starts. How late that is depends on what unspent time is
+//!   worth ([`Spend`]): when the turn limit binds, time a move does not use is lost, so
+//!   iterations start until the deadline (an abandoned iteration still improves the answer when
+//!   a move beat the first one searched, see `search`); when the match clock binds, time saved
+//!   is time for later moves, so no iteration starts after [`SOFT_PERCENT`] of the budget, since
+//!   it would rarely finish.
 
 use std::time::{Duration, Instant};
 
@@ -144,8 +149,20 @@ pub const MATCH_MOVES_AHEAD: i64 = 20;
 pub const MATCH_RESERVE_MS: i64 = 200;
 /// `time_left` at or above this means unlimited.
 pub const UNLIMITED_LEFT: i64 = 2_147_483_647;
-/// No new iteration starts after this share of the budget, in percent.
+/// When the match clock binds, no new iteration starts after this share of the budget, in
+/// percent.
 pub const SOFT_PERCENT: u32 = 45;
+
+/// What a move's unspent time is worth, which decides when the last iteration starts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Spend {
+    /// The budget is this turn's alone (`timeout_turn` binds): time not used is lost, so new
+    /// iterations start until the deadline.
+    Turn,
+    /// The budget is a share of the match clock: time not used is kept for later moves, so no
+    /// iteration starts after [`SOFT_PERCENT`] of the budget.
+    Banked,
+}
 
 /// What one search may spend: its deadlines and its depth and node caps.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -186,16 +203,35 @@ impl Plan {
         }
     }
 
-    /// A budget of `budget` from `started`: no new iteration after [`SOFT_PERCENT`] of it, and
-    /// the search abandoned at its end.
+    /// A budget of `budget` from `started` kept for later moves when unspent ([`Spend::Banked`]):
+    /// no new iteration after [`SOFT_PERCENT`] of it, and the search abandoned at its end.
     pub fn within(started: Instant, budget: Duration) -> Plan {
+        Plan::spending(started, budget, Spend::Banked)
+    }
+
+    /// A budget of `budget` from `started` spent as `spend` says: the search abandoned at its
+    /// end, and new iterations started until its end ([`Spend::Turn`]) or [`SOFT_PERCENT`] of it
+    /// ([`Spend::Banked`]).
+    pub fn spending(started: Instant, budget: Duration, spend: Spend) -> Plan {
+        let soft = match spend {
+            Spend::Turn => budget,
+            Spend::Banked => budget * SOFT_PERCENT / 100,
+        };
         // A budget beyond what an `Instant` can represent is no deadline at all.
         Plan {
             instant: false,
             budget: Some(budget),
-            soft: started.checked_add(budget * SOFT_PERCENT / 100),
+            soft: started.checked_add(soft),
             hard: started.checked_add(budget),
             ..Plan::UNLIMITED
+        }
+    }
+
+    /// How this plan values unspent time (a plan without a deadline banks it).
+    pub fn spend(&self) -> Spend {
+        match (self.soft, self.hard) {
+            (Some(s), Some(h)) if s == h && !self.instant => Spend::Turn,
+            _ => Spend::Banked,
         }
     }
 
@@ -234,6 +270,12 @@ impl Plan {
 
 /// The budget in milliseconds for `limits` (`None` = unlimited; `Some(0)` = answer at once).
 pub fn budget_ms(limits: &Limits) -> Option<u64> {
+    budget(limits).map(|(ms, _)| ms)
+}
+
+/// The budget in milliseconds for `limits` and what its unspent time is worth: [`Spend::Turn`]
+/// when the turn limit is the smaller, [`Spend::Banked`] when the match clock is.
+pub fn budget(limits: &Limits) -> Option<(u64, Spend)> {
     let t = limits.time;
     let turn = t.turn_ms.map(|turn| {
         if turn == 0 {
@@ -253,17 +295,19 @@ pub fn budget_ms(limits: &Limits) -> Option<u64> {
         }
     };
     match (turn, match_clock) {
-        (Some(a), Some(b)) => Some(a.min(b)),
-        (a, b) => a.or(b),
+        (Some(a), Some(b)) if a <= b => Some((a, Spend::Turn)),
+        (_, Some(b)) => Some((b, Spend::Banked)),
+        (Some(a), None) => Some((a, Spend::Turn)),
+        (None, None) => None,
     }
 }
 
 /// The plan for a move with `limits`: its deadlines and its caps.
 pub fn plan(limits: &Limits) -> Plan {
-    let clock = match budget_ms(limits) {
+    let clock = match budget(limits) {
         None => Plan::UNLIMITED,
-        Some(0) => Plan::instant(limits.started),
-        Some(ms) => Plan::within(limits.started, Duration::from_millis(ms)),
+        Some((0, _)) => Plan::instant(limits.started),
+        Some((ms, spend)) => Plan::spending(limits.started, Duration::from_millis(ms), spend),
     };
     Plan {
         max_depth: limits.max_depth,
@@ -311,8 +355,24 @@ mod tests {
         let capped = plan(&Limits::depth(7));
         assert_eq!((capped.max_depth, capped.hard), (Some(7), None));
         assert_eq!(plan(&Limits::nodes(500)).max_nodes, Some(500));
+        // The turn limit binds: iterations start until the deadline.
         let p = plan(&limits(Some(1000), None, None));
-        assert!(p.soft.unwrap() < p.hard.unwrap());
+        assert_eq!((p.soft, p.spend()), (p.hard, Spend::Turn));
+        // The match clock binds: no iteration starts after SOFT_PERCENT of the budget.
+        let p = plan(&limits(Some(5000), Some(60_000), Some(20_200)));
+        assert_eq!(p.spend(), Spend::Banked);
+        let (soft, hard) = (p.soft.unwrap(), p.hard.unwrap());
+        let second = Duration::from_millis(1000);
+        assert_eq!(hard - soft, second - second * SOFT_PERCENT / 100);
+        // Whichever binds decides, however close the other.
+        assert_eq!(
+            budget(&limits(Some(1000), Some(60_000), Some(18_600))),
+            Some((920, Spend::Turn))
+        );
+        assert_eq!(
+            budget(&limits(Some(1000), Some(60_000), Some(18_000))),
+            Some((890, Spend::Banked))
+        );
         // Absurd clocks neither overflow nor panic.
         assert!(budget_ms(&limits(Some(u64::MAX), None, None)).unwrap() > u64::MAX / 2);
         let huge = plan(&limits(Some(u64::MAX), None, None));

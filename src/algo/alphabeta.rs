@@ -468,7 +468,7 @@ fn nearest(r: &SearchResult, bias: i32) -> Option<&Line> {
 }
 
 /// `parts` of `of` equal shares of what `plan` has left at `now`: the time budget and the
-/// node cap are divided, the depth cap kept. A plan without a budget is returned as it is (the
+/// node cap are divided, the depth cap and the value of unspent time kept. A plan without a budget is returned as it is (the
 /// depth cap or the stop flag ends each search).
 fn share(plan: &Plan, now: Instant, parts: usize, of: usize) -> Plan {
     let of = of.max(1) as u32;
@@ -476,7 +476,7 @@ fn share(plan: &Plan, now: Instant, parts: usize, of: usize) -> Plan {
     let mut shared = match (plan.budget, plan.hard) {
         (Some(_), Some(hard)) => {
             let left = hard.saturating_duration_since(now);
-            Plan::within(now, left * parts / of)
+            Plan::spending(now, left * parts / of, plan.spend())
         }
         _ => *plan,
     };
