@@ -377,14 +377,12 @@ impl DfpnSolver {
             let (npn, ndn, i, second) = combine(or, &vals);
             pn = npn;
             dn = ndn;
-            if or && pn == 0 {
-                best_move = Some(kids[i].mv);
-            }
-            if pn == 0 || dn == 0 || pn >= thpn || dn >= thdn {
-                break;
-            }
-            if kids[i].unchecked {
-                // A black attack first searched: the forbidden test, kept in the entry.
+            let settled = pn == 0 || dn == 0 || pn >= thpn || dn >= thdn;
+            // A black attack is tested for a forbidden point when first searched, and also
+            // before it proves this node: its child may be proved without a search from here
+            // (a transposition reached through another order, where the point was not yet
+            // forbidden).
+            if kids[i].unchecked && (!settled || (or && pn == 0)) {
                 let legal = !rules::is_forbidden(b, kids[i].mv, rule);
                 let mv = kids[i].mv;
                 if legal {
@@ -412,6 +410,12 @@ impl DfpnSolver {
                     break;
                 }
                 continue;
+            }
+            if or && pn == 0 {
+                best_move = Some(kids[i].mv);
+            }
+            if settled {
+                break;
             }
             let (cpn, cdn) = vals[i];
             let widen = |s: u64| (s + 1).max(s + s / 4).min(INF);
@@ -758,6 +762,13 @@ impl DfpnSolver {
                 }
             }
             Some((0, Kind::Children, Some(m))) => {
+                // The search tests a proving attack for a forbidden point before it settles a
+                // node on it; an illegal one here would be a search bug: no tree then.
+                let allowed = legal(b, m, a, rule);
+                debug_assert!(allowed, "forbidden proving attack {m}\n{b}");
+                if !allowed {
+                    return Ok(None);
+                }
                 b.put(m, a).expect("proved attack on an empty cell");
                 let r = self.tree_and(b, rule, a, ply + 1, room, budget);
                 b.undo();
