@@ -162,7 +162,7 @@ fn pic(rows: &str, c: Color) -> Board {
 /// Black's two twos crossing at (5,5): playing there makes a double three, a VCT win under
 /// every rule but renju, where that point is forbidden to black (which may still have a
 /// slower way).
-const DOUBLE_THREE: &str = "\
+pub(crate) const DOUBLE_THREE: &str = "\
     . . . . . . . . . . . . . . .\n\
     . . . . . . . . . . . . . . .\n\
     . . . . . . . . . . . . . . .\n\
@@ -379,4 +379,19 @@ fn one_solver_serves_both_colours() {
         }
     }
     assert!(wins >= 3, "{wins} wins");
+}
+
+/// Puzzle 3480 (renju, black): its proof goes through a black attack whose child is proved by
+/// the time the attack is first tested for a forbidden point. The tested attack must still be
+/// recorded as the node's proof, or the proved root yields no tree and the answer is unknown.
+#[test]
+fn a_node_proved_after_a_forbidden_test_keeps_its_proving_attack() {
+    let all = puzzles();
+    let p = &all[3480];
+    assert_eq!((p.rule, p.side), (Rule::Renju, Color::Black));
+    let mut b = p.board().unwrap();
+    let VctProof::Win(tree) = solve(&mut b, p.rule, p.side, raw(), &nodes(20_000)) else {
+        panic!("puzzle 3480 not proved");
+    };
+    verify(&b, p.rule, p.side, &tree).unwrap();
 }

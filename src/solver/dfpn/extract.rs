@@ -62,6 +62,10 @@ impl DfpnSolver {
                 b.undo();
                 Ok(r?.map(|replies| Tree { attack: m, replies }))
             }
+            Some((0, Kind::Children, None)) => {
+                debug_assert!(false, "a proved OR node without its proving attack\n{b}");
+                Ok(None)
+            }
             _ => Ok(None),
         }
     }

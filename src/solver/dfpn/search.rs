@@ -51,7 +51,11 @@ impl DfpnSolver {
         let mover = if or { a } else { a.opponent() };
         let mut vals: Vec<(u64, u64)> = vec![(0, 0); kids.len()];
         let mut best_move = None;
-        while pn > 0 && dn > 0 && pn < thpn && dn < thdn {
+        // Set after a forbidden test: the children's numbers must be read again even when the
+        // node's (computed with the tested child) already reached a threshold.
+        let mut retest = false;
+        while retest || (pn > 0 && dn > 0 && pn < thpn && dn < thdn) {
+            retest = false;
             for (v, k) in vals.iter_mut().zip(kids.iter()) {
                 let child = key ^ zobrist(mover, k.mv) ^ SIDE_KEY;
                 *v = match self.table.get(&child) {
@@ -94,6 +98,7 @@ impl DfpnSolver {
                     dn = 0;
                     break;
                 }
+                retest = true;
                 continue;
             }
             if or && pn == 0 {
