@@ -75,6 +75,9 @@ pub struct DfpnOptions {
     pub vcf_table_bytes: usize,
     /// Initial proof number of an attacker move that is not a four (a four has one).
     pub threat_pn: u16,
+    /// Initial proof number of a quiet attack (one that makes neither a four nor a three):
+    /// above `threat_pn`, so the threes are searched first.
+    pub quiet_pn: u16,
     /// Also try quiet attacks: moves in a clean window with one attacker stone (they can
     /// threaten a VCF without making a three). On by default: it proves more puzzles in the
     /// same time (the moves that threaten nothing fail their VCF test quickly).
@@ -94,6 +97,7 @@ impl Default for DfpnOptions {
             table_bytes: 64 << 20,
             vcf_table_bytes: 32 << 20,
             threat_pn: 2,
+            quiet_pn: 3,
             quiet_attacks: true,
             drop_one_defence: false,
             skip_verify: false,

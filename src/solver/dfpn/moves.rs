@@ -68,7 +68,13 @@ impl DfpnSolver {
             let unchecked = a == Color::Black && rule == Rule::Renju && may_be_forbidden(b, m);
             // The window superset of fours: a guess good enough for an initial proof number.
             let four = s.a_four.contains(m);
-            let pn0 = if four { 1 } else { self.options.threat_pn };
+            let pn0 = if four {
+                1
+            } else if s.a_three.contains(m) {
+                self.options.threat_pn
+            } else {
+                self.options.quiet_pn
+            };
             let dist = last.map_or(0, |l| m.chebyshev(l));
             kids.push((
                 !four,
