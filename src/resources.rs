@@ -20,6 +20,7 @@
 //! ```text
 //! BASE_BYTES + BOOK_BYTES + PROOF_BYTES + TABLE_FACTOR × table
 //!   + threads × (WORKER_STACK_BYTES + WORKER_HEAP_BYTES)
+//!   + VCT_FACTOR × VCT tables (only when a VCT proof mode is on)
 //! ```
 //!
 //! The table counts [`TABLE_FACTOR`] (3) times: twice because a resize fills the new table
@@ -27,7 +28,9 @@
 //! allocator: the default slot keeps each entry in its own heap block, allocated from the
 //! storing worker's malloc arena and freed into it, and freed blocks stay resident (the
 //! protocol fuzzer measured a peak above `fixed + 2 × table` when the table was resized
-//! between full ones). Every term is an upper bound (the stacks count at their full
+//! between full ones). The df-pn VCT solver's two tables (`BANGO_PROOF_VCT_TABLE_KIB` and
+//! `BANGO_PROOF_VCT_VCF_TABLE_KIB`, bounded by the solver's own estimate of their contents)
+//! count [`VCT_FACTOR`] times, for the same reason as [`PROOF_BYTES`]'s hash maps. Every term is an upper bound (the stacks count at their full
 //! reservation, although only the pages a search touches are resident); the stress target
 //! `stress resources::` measures the real peak (VmHWM) against it. The table gets what is
 //! left, divided by [`TABLE_FACTOR`]; threads are reduced before the table goes below
@@ -40,6 +43,8 @@
 //! - Every clamp of an explicit request is reported by one note (a `MESSAGE` line for the
 //!   protocol); the silent cases are the defaults (no `hash_size`: the default table, reduced
 //!   to fit the limit without a word).
+
+use crate::algo::proofs::ProofMode;
 
 /// The least thread cap on any machine: the competition setting.
 pub const MIN_THREAD_CAP: usize = 4;
@@ -84,6 +89,12 @@ pub const PROOF_ENTRIES: usize = 1 << 15;
 /// old array (half as many buckets) while it grows: 51 bytes per entry.
 pub const PROOF_BYTES: u64 = 3 * (PROOF_ENTRIES as u64) * 51;
 
+/// How many times the df-pn VCT tables count in the peak: the solver drops entries when its
+/// estimate of their bytes (entries and their children lists, a hash map's slots at its load
+/// factor) passes the configured bound, and a hash map just grown holds up to twice the slots
+/// of that estimate, plus its old array (half as many) while it grows.
+pub const VCT_FACTOR: u64 = 3;
+
 /// What the machine offers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Machine {
@@ -127,16 +138,28 @@ pub struct Wanted {
     pub hash_kib: u64,
     /// Memory limit in bytes (`max_memory`); 0 = none (the machine's available memory).
     pub max_memory: u64,
+    /// The bound of the df-pn VCT solver's tables in bytes, as configured; 0 when no VCT proof
+    /// mode is on (the tables then stay empty).
+    pub vct_tables: u64,
 }
 
 impl Wanted {
-    /// The resource settings of `brain`.
-    pub fn of(brain: &crate::config::Brain) -> Wanted {
+    /// The resource settings of `config`.
+    pub fn of(config: &crate::config::Config) -> Wanted {
+        let brain = &config.brain;
+        let vct_on = matches!(brain.proofs, ProofMode::Vct | ProofMode::VctDefend);
+        let kib = config.proofs.vct_table_kib as u64 + config.proofs.vct_vcf_table_kib as u64;
         Wanted {
             threads: brain.threads,
             hash_kib: brain.hash_kib,
             max_memory: brain.max_memory,
+            vct_tables: if vct_on { kib.saturating_mul(1024) } else { 0 },
         }
+    }
+
+    /// The VCT tables' share of the peak ([`VCT_FACTOR`] times their bound).
+    pub fn vct_bytes(&self) -> u64 {
+        self.vct_tables.saturating_mul(VCT_FACTOR)
     }
 }
 
@@ -147,6 +170,8 @@ pub struct Resources {
     pub threads: usize,
     /// Transposition table bytes, at least [`MIN_TABLE_BYTES`].
     pub table_bytes: usize,
+    /// The VCT tables' share of the peak ([`Wanted::vct_bytes`]).
+    pub vct_bytes: u64,
     /// The limit the plan was made for, if any: `max_memory` or the machine's available memory
     /// (the tighter one; the machine's alone without `max_memory`), when known.
     pub limit: Option<u64>,
@@ -155,25 +180,26 @@ pub struct Resources {
 }
 
 impl Resources {
-    /// The peak resident memory these resources may reach ([`peak_bytes`]).
+    /// The peak resident memory these resources may reach ([`peak_bytes`] and the VCT tables).
     pub fn peak_bytes(&self) -> u64 {
-        peak_bytes(self.threads, self.table_bytes)
+        peak_bytes(self.threads, self.table_bytes).saturating_add(self.vct_bytes)
     }
 }
 
-/// Everything but the table: the process, the book, the proof tables and `threads` workers.
+/// Everything but the table and the VCT tables: the process, the book, the VCF proof tables and
+/// `threads` workers.
 pub fn fixed_bytes(threads: usize) -> u64 {
     let per_worker = WORKER_STACK_BYTES as u64 + WORKER_HEAP_BYTES;
     BASE_BYTES + BOOK_BYTES + PROOF_BYTES + per_worker.saturating_mul(threads as u64)
 }
 
-/// The peak resident memory bound of `threads` workers and a table of `table_bytes` (see the
-/// module docs).
+/// The peak resident memory bound of `threads` workers and a table of `table_bytes`, without
+/// the VCT tables (see the module docs).
 pub fn peak_bytes(threads: usize, table_bytes: usize) -> u64 {
     fixed_bytes(threads).saturating_add((table_bytes as u64).saturating_mul(TABLE_FACTOR))
 }
 
-/// The least the brain can run in: one thread and the smallest table.
+/// The least the brain can run in: one thread and the smallest table (without VCT tables).
 pub fn least_bytes() -> u64 {
     peak_bytes(1, MIN_TABLE_BYTES)
 }
@@ -220,25 +246,28 @@ pub fn plan(wanted: Wanted, machine: &Machine) -> Resources {
         (asked, Some(available)) if available < asked => (Some(available), false),
         (asked, _) => (Some(asked), true),
     };
+    let vct = wanted.vct_bytes();
     if let Some(limit) = limit {
+        let least = least_bytes().saturating_add(vct);
         let what = if by_max_memory {
             format!("max_memory {limit}")
         } else {
             format!("the machine's available memory ({})", mib(limit))
         };
-        if limit < least_bytes() {
+        if limit < least {
             if threads > 1 || table > MIN_TABLE_BYTES || by_max_memory {
+                let with_vct = if vct > 0 { " and the VCT tables" } else { "" };
                 notes.push(format!(
                     "{what} is below the least the brain runs in ({}: one thread, a {} KiB \
-                     table); using that",
-                    mib(least_bytes()),
+                     table{with_vct}); using that",
+                    mib(least),
                     MIN_TABLE_BYTES >> 10
                 ));
             }
             threads = 1;
             table = MIN_TABLE_BYTES;
         } else {
-            let fits = |n: usize| peak_bytes(n, MIN_TABLE_BYTES) <= limit;
+            let fits = |n: usize| peak_bytes(n, MIN_TABLE_BYTES).saturating_add(vct) <= limit;
             let before = threads;
             while threads > 1 && !fits(threads) {
                 threads -= 1;
@@ -249,7 +278,7 @@ pub fn plan(wanted: Wanted, machine: &Machine) -> Resources {
                      {threads}"
                 ));
             }
-            let room = (limit - fixed_bytes(threads)) / TABLE_FACTOR;
+            let room = (limit - fixed_bytes(threads) - vct) / TABLE_FACTOR;
             let room = usize::try_from(room).unwrap_or(usize::MAX);
             if table > room {
                 if asked_table.is_some() {
@@ -268,6 +297,7 @@ pub fn plan(wanted: Wanted, machine: &Machine) -> Resources {
     Resources {
         threads,
         table_bytes: table,
+        vct_bytes: vct,
         limit,
         notes,
     }
@@ -291,6 +321,7 @@ mod tests {
             threads,
             hash_kib,
             max_memory,
+            vct_tables: 0,
         }
     }
 
@@ -378,6 +409,43 @@ mod tests {
         assert!(
             r.notes.iter().any(|n| n.contains("below the least")),
             "{r:?}"
+        );
+    }
+
+    /// The df-pn VCT tables count only when a VCT mode is on: the same limit then leaves a
+    /// table smaller by their share, the whole peak stays within the limit, and a limit below
+    /// the least with them is said.
+    #[test]
+    fn vct_tables_count_when_a_vct_mode_is_on() {
+        let mut config = crate::config::Config::default();
+        assert_eq!(Wanted::of(&config).vct_tables, 0);
+        for mode in [ProofMode::Vct, ProofMode::VctDefend] {
+            config.brain.proofs = mode;
+            assert_eq!(Wanted::of(&config).vct_tables, 24 * MIB, "{mode:?}");
+        }
+        let m = machine(2, Some(16 * 1024));
+        let limit = 200 * MIB;
+        let off = plan(wanted(1, 1 << 20, limit), &m);
+        let on = plan(
+            Wanted {
+                vct_tables: 24 * MIB,
+                ..wanted(1, 1 << 20, limit)
+            },
+            &m,
+        );
+        assert_eq!(on.vct_bytes, 72 * MIB);
+        assert_eq!(off.table_bytes - on.table_bytes, 24 * MIB as usize);
+        assert!(on.peak_bytes() <= limit, "{on:?}");
+        let tight = plan(
+            Wanted {
+                vct_tables: 24 * MIB,
+                ..wanted(1, 0, least_bytes() + MIB)
+            },
+            &m,
+        );
+        assert!(
+            tight.notes.iter().any(|n| n.contains("and the VCT tables")),
+            "{tight:?}"
         );
     }
 

@@ -111,6 +111,7 @@ fn peak_memory_stays_within_max_memory() {
                 threads: threads as usize,
                 hash_kib: 0,
                 max_memory,
+                vct_tables: 0,
             },
             &Machine::detect(),
         );

@@ -94,7 +94,7 @@ impl AlphaBeta {
     /// the table's allocation continues in the background.
     pub fn new(config: &Config) -> AlphaBeta {
         let machine = Machine::detect();
-        let plan = resources::plan(Wanted::of(&config.brain), &machine);
+        let plan = resources::plan(Wanted::of(config), &machine);
         let mut engine = AlphaBeta::build(config, plan.table_bytes, machine);
         let threads = engine.smp.set_threads(plan.threads);
         engine.resources = Resources { threads, ..plan };
@@ -118,6 +118,7 @@ impl AlphaBeta {
             resources: Resources {
                 threads: 1,
                 table_bytes: bytes,
+                vct_bytes: 0,
                 limit: None,
                 notes: Vec::new(),
             },
@@ -131,7 +132,7 @@ impl AlphaBeta {
     pub fn with_table(config: &Config, bytes: usize) -> AlphaBeta {
         let machine = Machine::detect();
         let mut engine = AlphaBeta::build(config, bytes, machine);
-        let wanted = Wanted::of(&config.brain);
+        let wanted = Wanted::of(config);
         engine.resources.threads = engine
             .smp
             .set_threads(config.brain.threads.clamp(1, machine.thread_cap()));
@@ -163,7 +164,7 @@ impl AlphaBeta {
     /// Takes `config`'s resource settings if they are not the ones last taken, reporting what
     /// was clamped to `report`.
     fn follow(&mut self, config: &Config, report: &dyn Fn(&str)) {
-        if self.configured != Some(Wanted::of(&config.brain)) {
+        if self.configured != Some(Wanted::of(config)) {
             for note in self.configure(config) {
                 report(&note);
             }
@@ -261,7 +262,7 @@ impl Algorithm for AlphaBeta {
     }
 
     fn configure(&mut self, config: &Config) -> Vec<String> {
-        let wanted = Wanted::of(&config.brain);
+        let wanted = Wanted::of(config);
         let first = self.configured.is_none();
         let changed = self.configured != Some(wanted);
         self.configured = Some(wanted);

@@ -10,7 +10,9 @@
 //!    nothing is restricted and the main search picks the slowest loss.
 //! 3. **Own VCT** (when enabled): a win by fours and threes ([`DfpnSolver`]), verified against
 //!    every defence, is played at once. It is skipped while the opponent threatens a VCF, since
-//!    a VCT that ignores the opponent's fours is no proof.
+//!    a VCT that ignores the opponent's fours is no proof. Optionally gated
+//!    ([`Slices::own_vct_gated`]: only when a four can be made) and capped in nodes per
+//!    millisecond of the move ([`Slices::own_vct_nodes_per_ms`]); both off by default.
 //! 4. **Opponent's VCT** (when enabled, same conditions): if the opponent, were it to move, has
 //!    a verified VCT, the root is restricted to the candidate moves that may break it (the
 //!    cells of its proof tree, the empty cells around its first attack, own fours anywhere and
@@ -83,6 +85,13 @@ crate::declare_settings! {
         vct_table_kib: usize = 16 << 10, "BANGO_PROOF_VCT_TABLE_KIB";
         /// Memory of the VCT solver's VCF refutation table, in KiB (about).
         vct_vcf_table_kib: usize = 8 << 10, "BANGO_PROOF_VCT_VCF_TABLE_KIB";
+        /// Own VCT only when the side to move can already make a four (it has a three, open
+        /// or not): elsewhere a threat sequence would have to start from twos, rarely wins
+        /// and costs its whole share.
+        own_vct_gated: bool = false, "BANGO_PROOF_VCT_GATED";
+        /// With a time budget, own VCT's node cap per millisecond of the move budget
+        /// (proof-number nodes; 0: the time share alone).
+        own_vct_nodes_per_ms: u64 = 0, "BANGO_PROOF_VCT_NODES_PER_MS";
     }
 }
 
@@ -170,6 +179,8 @@ pub struct ProofCounts {
     pub own_vct_none: u64,
     /// See [`ProofCounts::own_vct_none`].
     pub own_vct_unknown: u64,
+    /// Own VCT steps skipped by the gate ([`Slices::own_vct_gated`]: no four to make).
+    pub own_vct_gated: u64,
     /// Time spent in the own VCT step and in the opponent's VCT step (with its re-proofs).
     pub own_vct_time: Duration,
     /// See [`ProofCounts::own_vct_time`].
@@ -212,7 +223,8 @@ impl RootProofs {
             windows: Windows::new(15),
         };
         // The VCF refutation table lives for a whole game: bounded as the memory budget
-        // counts it (`crate::resources::PROOF_BYTES`; df-pn bounds its own by its options).
+        // counts it (`crate::resources::PROOF_BYTES`; df-pn bounds its own by its options,
+        // counted as `crate::resources::Wanted::vct_tables`).
         proofs.vcf.max_entries = crate::resources::PROOF_ENTRIES;
         proofs
     }
@@ -305,9 +317,16 @@ impl RootProofs {
                 None => budget(0, sl.vct_nodes),
             }
         };
-        if sl.own_vct_percent > 0 {
+        let gated = sl.own_vct_gated && !self.can_make_four(&b, me);
+        self.counts.own_vct_gated += u64::from(gated && sl.own_vct_percent > 0);
+        if sl.own_vct_percent > 0 && !gated {
             let t = Instant::now();
-            let own = self.vct.solve(&mut b, rule, me, &step(sl.own_vct_percent));
+            let mut own_budget = step(sl.own_vct_percent);
+            if let (Some(total), 1..) = (plan.budget, sl.own_vct_nodes_per_ms) {
+                let ms = u64::try_from(total.as_millis()).unwrap_or(u64::MAX);
+                own_budget.max_nodes = Some(sl.own_vct_nodes_per_ms.saturating_mul(ms).max(1));
+            }
+            let own = self.vct.solve(&mut b, rule, me, &own_budget);
             self.counts.own_vct_time += t.elapsed();
             match own {
                 VctProof::Win(tree) => {
@@ -327,6 +346,14 @@ impl RootProofs {
         let verdict = self.defend_vct(&mut b, rule, me, plan, &step(sl.opp_vct_percent));
         self.counts.opp_vct_time += t.elapsed();
         verdict
+    }
+
+    /// Whether `me` has a move that may make a four (the gate of own VCT).
+    fn can_make_four(&mut self, b: &Board, me: Color) -> bool {
+        if self.windows.size() != b.size() {
+            self.windows = Windows::new(b.size());
+        }
+        !threats::scan(b, &self.windows, me).a_four.is_empty()
     }
 
     /// Step 4: the opponent's VCT within `whole`, and the candidates that may break it.

@@ -6,6 +6,7 @@
 //! - [`vct`]: the iterative-deepening VCT solver ([`find_vct`], [`VctSolver`]) and its proof
 //!   [`Tree`].
 //! - [`dfpn`]: the df-pn VCT search ([`find_vct_dfpn`], [`DfpnSolver`]), which `solve --vct` uses.
+//! - `replay`: the solvers' quick re-check of a VCF line after a defence.
 //! - [`verify`]: replays a proof by the rules alone ([`verify_vcf`], [`verify_tree`]).
 //!
 //! # Soundness contract
@@ -22,6 +23,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 pub mod dfpn;
+mod replay;
 pub mod threats;
 pub mod vcf;
 pub mod vct;

@@ -26,6 +26,7 @@
 //! there); black's forbidden test runs only when the window counts leave a forbidden shape
 //! possible. Debug builds check each shortcut against the plain rule functions.
 
+use super::replay::{self, DefenderFives};
 use super::threats::{self, Counts, Windows};
 use super::{verify, Budget, Proof};
 use crate::board::{zobrist, Board, Color, Direction, Pos};
@@ -522,68 +523,6 @@ fn finish_line(b: &mut Board, rule: Rule, a: Color, m: Pos, fives: &[Pos]) -> Ve
     vec![m]
 }
 
-/// Whether `line` (from the side to move, `a`) is still a forced win on this board, by the
-/// solver's own quick checks. A fast filter for callers that re-prove after a change; a `true`
-/// here is re-checked by the verifier before anything is published.
-pub(crate) fn replay_line(b: &mut Board, rule: Rule, a: Color, line: &[Pos]) -> bool {
-    let d = a.opponent();
-    let mut played = 0;
-    let mut last_reply = None;
-    let mut ok = false;
-    let mut i = 0;
-    while i < line.len() {
-        let m = line[i];
-        if !b.is_empty_at(m) || (a == Color::Black && rules::is_forbidden(b, m, rule)) {
-            break;
-        }
-        if rules::is_win_at(b, m, a, rule) {
-            ok = i + 1 == line.len();
-            break;
-        }
-        b.put(m, a).expect("checked empty");
-        played += 1;
-        let fives = threats::five_points_through(b, m, a, rule);
-        // The defender had no five point at the last check (else the replay stopped), and
-        // attacker stones only take five points away: a new one runs through its last reply.
-        let dfive = match last_reply {
-            None => defender_has_five(b, d, rule),
-            Some(r) => !threats::five_points_through(b, r, d, rule).is_empty(),
-        };
-        if fives.is_empty() || dfive {
-            break;
-        }
-        let stops = threats::stopping_moves(b, &fives, a, rule);
-        if i + 1 == line.len() {
-            ok = stops.is_empty();
-            break;
-        }
-        let r = line[i + 1];
-        if !(stops.is_empty() || stops == [r]) || !b.is_empty_at(r) {
-            break;
-        }
-        b.put(r, d).expect("checked empty");
-        played += 1;
-        last_reply = Some(r);
-        i += 2;
-    }
-    for _ in 0..played {
-        b.undo();
-    }
-    ok
-}
-
-/// Whether colour `d` has a five point anywhere (a full check around its stones).
-fn defender_has_five(b: &Board, d: Color, rule: Rule) -> bool {
-    b.stones(d).iter().any(|p| {
-        Direction::ALL.iter().any(|&dir| {
-            (-4..=4).any(|s| {
-                p.offset(dir, s, b.size())
-                    .is_some_and(|q| b.at(q).is_none() && rules::wins_in_dir(b, q, dir, d, rule))
-            })
-        })
-    })
-}
-
 /// Searches for a VCF of `attacker` (as if it were to move) with a fresh solver; see
 /// [`VcfSolver::solve`].
 pub fn find_vcf(board: &mut Board, rule: Rule, attacker: Color, budget: &Budget) -> Proof {
@@ -640,7 +579,7 @@ pub fn vcf_breakers(
         }
         board.put(q, me).expect("legal move");
         board.set_side_to_move(opp);
-        let still = if replay_line(board, rule, opp, line) {
+        let still = if replay::replay_line(board, rule, opp, line, DefenderFives::Anywhere) {
             Res::Win(Vec::new())
         } else {
             solver.search(board, rule, opp, solver.max_fours, budget)

@@ -21,6 +21,7 @@
 //! The tree returned is checked by [`verify::verify_tree`], which generates defences by brute
 //! force, before [`VctSolver::solve`] reports a win.
 
+use super::replay::{self, DefenderFives};
 use super::threats::{self, Windows};
 use super::vcf::{self, Res, VcfSolver};
 use super::{verify, Budget};
@@ -351,7 +352,7 @@ impl VctSolver {
                 return Err(Out::Fail { exact: true });
             }
             b.put(q, d).expect("legal move");
-            let still = if vcf::replay_line(b, rule, a, &line) {
+            let still = if replay::replay_line(b, rule, a, &line, DefenderFives::Anywhere) {
                 Res::Win(Vec::new())
             } else {
                 self.vcf.search(b, rule, a, vcf_fours, budget)

@@ -161,6 +161,7 @@ fn settings_sent_after_start_size_the_first_games_table() {
             threads: 1,
             hash_kib: 1_000_000,
             max_memory: 67_108_864,
+            vct_tables: 0,
         },
         &Machine::detect(),
     );

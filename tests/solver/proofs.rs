@@ -4,11 +4,12 @@
 //! verifier or by a fresh solver, never by the code under test.
 
 use bango::algo::alphabeta::AlphaBeta;
-use bango::algo::proofs::{ProofMode, RootProofs, Verdict};
+use bango::algo::proofs::{ProofMode, RootProofs, Slices, Verdict};
 use bango::algo::{Algorithm, Analysis, Request};
-use bango::board::{Board, Pos};
+use bango::board::{Board, Color, Pos};
 use bango::config::Config;
 use bango::notation::{parse_puzzles, Puzzle};
+use bango::rules::Rule;
 use bango::solver::{find_vcf, verify_vcf, Budget, DfpnSolver, Proof, VcfSolver, VctProof};
 use bango::timeman::Plan;
 use bango::timeman::{Limits, TimeControl};
@@ -250,6 +251,51 @@ fn own_vct_is_played_only_in_vct_mode_and_verifies() {
     }
     eprintln!("proved {proved}");
     assert!(proved >= 8, "proved {proved} of 24");
+}
+
+/// The gate of own VCT (`BANGO_PROOF_VCT_GATED`): black's two twos crossing at (5,5) make a
+/// freestyle VCT (the double three there) that starts without a four to make, so the gated
+/// probe skips it and counts the skip, while the ungated one plays it; a VCT puzzle, where
+/// the attacker has a three, is still proved through the gate.
+#[test]
+fn gated_own_vct_runs_only_with_a_four_to_make() {
+    let mut b = Board::from_picture(crate::dfpn::DOUBLE_THREE).unwrap();
+    b.set_side_to_move(Color::Black);
+    let stop = AtomicBool::new(false);
+    let gated = Slices {
+        own_vct_gated: true,
+        ..Slices::default()
+    };
+    let probe = |proofs: &mut RootProofs, b: &Board, rule: Rule| {
+        proofs.probe(b, rule, &Plan::UNLIMITED, Instant::now(), &stop)
+    };
+    let mut open = RootProofs::new(ProofMode::Vct);
+    let v = probe(&mut open, &b, Rule::Freestyle);
+    let Verdict::Vct(tree) = v else {
+        panic!("ungated: {v:?}");
+    };
+    bango::solver::verify_tree(&b, Rule::Freestyle, &tree, &capped(3_000_000)).unwrap();
+    assert_eq!(open.counts.own_vct_gated, 0);
+    let mut shut = RootProofs::with_slices(ProofMode::Vct, gated);
+    let v = probe(&mut shut, &b, Rule::Freestyle);
+    assert_eq!(v, Verdict::Nothing);
+    assert_eq!((shut.counts.own_vct_gated, shut.counts.own_vct), (1, 0));
+    // The first sampled VCT puzzle the ungated probe plays is played through the gate as well.
+    let text = std::fs::read_to_string(data_dir().join("puzzles-vct.txt")).unwrap();
+    let all = parse_puzzles(&text).unwrap();
+    let (p, b) = all
+        .iter()
+        .step_by(50)
+        .map(|p| (p, p.board().unwrap()))
+        .find(|(p, b)| {
+            let v = probe(&mut RootProofs::new(ProofMode::Vct), b, p.rule);
+            matches!(v, Verdict::Vct(_))
+        })
+        .expect("a sampled VCT puzzle the probe proves");
+    let mut through = RootProofs::with_slices(ProofMode::Vct, gated);
+    let v = probe(&mut through, &b, p.rule);
+    assert!(matches!(v, Verdict::Vct(_)), "{v:?}");
+    assert_eq!(through.counts.own_vct_gated, 0);
 }
 
 /// VCT puzzles turned around: the puzzle's defender is to move and faces a VCT (two puzzles

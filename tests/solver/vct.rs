@@ -122,24 +122,7 @@ fn no_win_is_claimed_without_one() {
         assert!(!matches!(p, VctProof::Win(_)), "{c:?} {rule}: {p:?}");
     }
     // An open three and a second three crossing at (5,5) is a win for black in freestyle.
-    let mut w = Board::from_picture(
-        ". . . . . . . . . . . . . . .\n\
-         . . . . . . . . . . . . . . .\n\
-         . . . . . . . . . . . . . . .\n\
-         . . . . . . . . . . . . . . .\n\
-         . . . . . . . . . . . . . . .\n\
-         . . . . . . X X . . . . . . .\n\
-         . . . . . X . . . . . . . . .\n\
-         . . . . . X . . . . . . . . .\n\
-         . . . . . . . . . . O . . . .\n\
-         . . . . . . . . . . . . . . .\n\
-         . . . . . . . . . . . . O O .\n\
-         . . . . . . . . . . . . . . .\n\
-         . . . . . . . . . . . . . . .\n\
-         . . . . . . . . . . . . . . .\n\
-         . . . . . . . . . . . . . . .\n",
-    )
-    .unwrap();
+    let mut w = Board::from_picture(crate::dfpn::DOUBLE_THREE).unwrap();
     let p = VctSolver::new(VctOptions::default()).solve(
         &mut w,
         Rule::Freestyle,
