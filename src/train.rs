@@ -11,7 +11,7 @@
 //!   deeper search (its score, in the teacher file's scale, and its move) and by the game's
 //!   result.
 //!
-//! # The fit ([`fit`])
+//! # The fit ([`fit_weights`])
 //! Only positions where the search reads the evaluation are used: neither side has a five to
 //! make and the side to move has no open four to make (those are decided before the evaluation
 //! is read). The evaluation model is the one [`crate::position::Position::evaluate`] computes:
@@ -50,7 +50,7 @@ use std::sync::atomic::AtomicBool;
 pub const POLICY_UNITS: f64 = 256.0;
 
 /// The hand-set evaluation this project started from, as weights: per pattern and direction
-/// (index [`Pattern`]) plus a bonus per threat rung, the same for both sides, with a tempo
+/// (index [`crate::pattern::Pattern`]) plus a bonus per threat rung, the same for both sides, with a tempo
 /// bonus; the move order used the same values for taking and denying a cell. It is the fit's
 /// starting point, and with it the brain plays exactly as before the evaluation was fitted.
 pub mod classic {

@@ -14,7 +14,7 @@
 //! - **OR node.** An attacker VCF ([`VcfSolver`]) proves it at once. Otherwise, with one
 //!   defender five point the only attack is the block there; with two or more the node is
 //!   disproved; else the attacks are the legal moves that may make a four or a three (the
-//!   window supersets of [`threats::scan`]).
+//!   window supersets of [`crate::solver::threats::scan`]).
 //! - **AND node after a four.** The defences are the legal moves that stop every five point;
 //!   none proves the node.
 //! - **AND node after any other move.** The move is a threat only if the attacker, to move
