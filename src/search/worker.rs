@@ -324,6 +324,11 @@ impl Run<'_, '_> {
         if b.depth != depth || b.mv == result.best || result.depth == 0 {
             return;
         }
+        let spent = self
+            .root
+            .iter()
+            .find(|r| r.mv.pos == b.mv)
+            .map_or(0, |r| r.nodes);
         result.best = b.mv;
         result.score = b.score;
         result.pv = b.pv.clone();
@@ -331,7 +336,7 @@ impl Run<'_, '_> {
             score: b.score,
             pv: b.pv,
             seldepth: self.seldepth as u32,
-            nodes: self.nodes,
+            nodes: spent,
         }];
     }
 

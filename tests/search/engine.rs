@@ -479,8 +479,10 @@ fn timed_bench_reports_when_each_depth_completed() {
         .iter()
         .find(|p| p.name == "midgame-10")
         .expect("midgame-10 in the bench set");
-    let r = bango::bench::timed(bp, 150, 16, Params::default());
-    assert!(r.depth >= 3, "depth {}", r.depth);
+    // Depth 2 takes about a millisecond here; the budget leaves room for an overloaded machine
+    // (the test checks the report's bookkeeping, not speed).
+    let r = bango::bench::timed(bp, 300, 16, Params::default());
+    assert!(r.depth >= 2, "depth {}", r.depth);
     assert_eq!(r.completed_ms.len(), r.depth as usize);
     assert!(r.completed_ms.windows(2).all(|w| w[0] <= w[1]), "{r:?}");
     assert!(*r.completed_ms.last().unwrap() <= r.ms, "{r:?}");
