@@ -19,6 +19,10 @@
 //!   a move beat the first one searched, see `search`); when the match clock binds, time saved
 //!   is time for later moves, so no iteration starts after [`SOFT_PERCENT`] of the budget, since
 //!   it would rarely finish.
+//! - A loaded machine answers late: the search sees the deadline only when it polls, and the
+//!   threads that must stop and report may wait for a core. [`ReplyLag`] remembers how far past
+//!   its planned budget each recent reply came, and the next budgets keep that much more back
+//!   (`Limits::lag_ms`), so lateness the brain has seen is not repeated on the next move.
 
 use std::time::{Duration, Instant};
 
@@ -101,6 +105,9 @@ pub struct Limits {
     pub max_depth: Option<u32>,
     /// `INFO max_node`: stop after about this many nodes.
     pub max_nodes: Option<u64>,
+    /// How far past their budgets our recent replies came, in ms ([`ReplyLag`]): kept back
+    /// from the budget on top of the fixed margins.
+    pub lag_ms: u64,
 }
 
 impl Limits {
@@ -111,6 +118,7 @@ impl Limits {
             time,
             max_depth: None,
             max_nodes: None,
+            lag_ms: 0,
         }
     }
 
@@ -152,6 +160,35 @@ pub const UNLIMITED_LEFT: i64 = 2_147_483_647;
 /// When the match clock binds, no new iteration starts after this share of the budget, in
 /// percent.
 pub const SOFT_PERCENT: u32 = 45;
+
+/// How far past its planned budget a reply of ours comes on this machine under its present load,
+/// measured on our own moves: the largest recent overshoot, forgotten by a quarter a move, so a
+/// burst of load is answered at once and a machine that calmed down gets its time back within a
+/// few moves. Only what the brain itself sees counts (from reading the command to writing the
+/// answer); the pipe's delay on the manager's side is the fixed margins' job.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ReplyLag {
+    /// The present estimate, ms.
+    ms: u64,
+}
+
+impl ReplyLag {
+    /// The estimate never grows past this (ms): a stall longer than any sane turn, such as a
+    /// machine suspended mid-move, says nothing about the next move.
+    pub const MAX_MS: u64 = 2000;
+
+    /// A reply planned with a budget of `budget_ms` (0: answer at once) took `took`.
+    pub fn observe(&mut self, budget_ms: u64, took: Duration) {
+        let took_ms = u64::try_from(took.as_millis()).unwrap_or(u64::MAX);
+        let over = took_ms.saturating_sub(budget_ms).min(Self::MAX_MS);
+        self.ms = over.max(self.ms * 3 / 4);
+    }
+
+    /// The estimate to keep back from the next budget, ms.
+    pub fn ms(&self) -> u64 {
+        self.ms
+    }
+}
 
 /// What a move's unspent time is worth, which decides when the last iteration starts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -281,8 +318,11 @@ pub fn budget(limits: &Limits) -> Option<(u64, Spend)> {
         if turn == 0 {
             0
         } else {
-            let margin =
+            let fixed =
                 (TURN_MARGIN_MS + turn.saturating_mul(TURN_MARGIN_PERCENT) / 100).min(turn / 4);
+            // Lateness seen on earlier moves is kept back too, but never more than half the turn:
+            // a move searched briefly still beats one played blind.
+            let margin = fixed.saturating_add(limits.lag_ms).min(turn / 2).max(fixed);
             (turn - margin).max(1)
         }
     });
@@ -291,7 +331,8 @@ pub fn budget(limits: &Limits) -> Option<(u64, Spend)> {
         (Some(left), _) if left >= UNLIMITED_LEFT => None,
         (Some(left), _) => {
             let usable = left - MATCH_RESERVE_MS.min(left / 4);
-            Some((usable / MATCH_MOVES_AHEAD).max(0) as u64)
+            let share = (usable / MATCH_MOVES_AHEAD).max(0) as u64;
+            Some(share.saturating_sub(limits.lag_ms))
         }
     };
     match (turn, match_clock) {
@@ -383,6 +424,46 @@ mod tests {
             budget_ms(&limits(Some(1000), Some(1), Some(i64::MIN))),
             Some(0)
         );
+    }
+
+    /// Lateness seen on a move is kept back from the next budgets, fades when replies come on
+    /// time again, and never takes more than half the turn.
+    #[test]
+    fn reply_lag() {
+        let mut lag = ReplyLag::default();
+        let with = |lag: ReplyLag, turn: Option<u64>, left: Option<i64>| {
+            let mut l = limits(turn, Some(60_000), left);
+            l.lag_ms = lag.ms();
+            budget_ms(&l).unwrap()
+        };
+        let calm = with(lag, Some(300), None);
+        assert_eq!(calm, 300 - TURN_MARGIN_MS - 15);
+        // On time: nothing learnt.
+        lag.observe(calm, Duration::from_millis(calm - 10));
+        assert_eq!(lag.ms(), 0);
+        // 40 ms late: the next budget is 40 ms shorter.
+        lag.observe(calm, Duration::from_millis(calm + 40));
+        assert_eq!(lag.ms(), 40);
+        assert_eq!(with(lag, Some(300), None), calm - 40);
+        // A smaller overshoot does not hide the larger one at once; it fades by a quarter a move.
+        lag.observe(calm - 40, Duration::from_millis(calm - 40 + 5));
+        assert_eq!(lag.ms(), 30);
+        for _ in 0..20 {
+            lag.observe(calm, Duration::from_millis(calm));
+        }
+        assert_eq!(lag.ms(), 0, "forgotten after 20 calm moves");
+        // A huge stall: at most half the turn is kept back, and the stall itself is capped.
+        lag.observe(calm, Duration::from_secs(3600));
+        assert_eq!(lag.ms(), ReplyLag::MAX_MS);
+        assert_eq!(with(lag, Some(300), None), 150);
+        assert_eq!(with(lag, Some(1), None), 1);
+        assert_eq!(with(lag, Some(0), None), 0);
+        // The match clock's share loses the lag too, down to answering at once.
+        assert_eq!(with(ReplyLag::default(), None, Some(20_200)), 1000);
+        let mut some = ReplyLag::default();
+        some.observe(0, Duration::from_millis(120));
+        assert_eq!(with(some, None, Some(20_200)), 880);
+        assert_eq!(with(lag, None, Some(20_200)), 0);
     }
 
     /// With a match clock and no `time_left`, the brain counts its own time; a report resets

@@ -29,7 +29,7 @@ use crate::book::swap2::Swap2Reply;
 use crate::config::Config;
 use crate::rules::{self, Rule};
 use crate::search::WIN_MIN;
-use crate::timeman::{Limits, MatchClock, TimeControl};
+use crate::timeman::{self, Limits, MatchClock, ReplyLag, TimeControl};
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
@@ -55,6 +55,8 @@ pub struct Session {
     time: TimeControl,
     /// The match clock by our own count, corrected by `time_left` ([`MatchClock`]).
     clock: MatchClock,
+    /// How late our recent replies came after their budgets ([`ReplyLag`]).
+    lag: ReplyLag,
     max_depth: Option<u32>,
     max_nodes: Option<u64>,
     game_type: u64,
@@ -75,6 +77,7 @@ impl Session {
             rule: Rule::Freestyle,
             time: TimeControl::default(),
             clock: MatchClock::default(),
+            lag: ReplyLag::default(),
             max_depth: None,
             max_nodes: None,
             game_type: 0,
@@ -332,7 +335,17 @@ impl Session {
             time: self.clock.apply(self.time),
             max_depth: self.max_depth,
             max_nodes: self.max_nodes,
+            lag_ms: self.lag.ms(),
         }
+    }
+
+    /// Our move asked for at `started` is answered now: its time goes off the match clock, and
+    /// how far it came past its budget into the lag the next budgets keep back.
+    fn answered(&mut self, started: Instant) {
+        if let Some(budget) = timeman::budget_ms(&self.limits(started)) {
+            self.lag.observe(budget, started.elapsed());
+        }
+        self.clock.moved(started.elapsed());
     }
 
     /// Asks the algorithm for its Swap2 answer to `board` and, when it gives a legal one, prints
@@ -395,7 +408,7 @@ impl Session {
         };
         self.board = Some(b);
         self.me = me;
-        self.clock.moved(started.elapsed());
+        self.answered(started);
         out(&text);
         true
     }
@@ -678,7 +691,7 @@ impl Session {
         let t = self.clock.apply(self.time);
         out(&format!(
             "MESSAGE settings: threads={} hash_kib={} max_memory={} show_detail={} folder={} \
-             timeout_turn={} timeout_match={} time_left={} max_depth={} max_node={}",
+             timeout_turn={} timeout_match={} time_left={} max_depth={} max_node={} reply_lag_ms={}",
             self.config.brain.threads,
             opt((self.config.brain.hash_kib > 0).then(|| self.config.brain.hash_kib.to_string())),
             self.config.brain.max_memory,
@@ -689,6 +702,7 @@ impl Session {
             opt(t.left_ms.map(|v| v.to_string())),
             opt(self.max_depth.map(|v| v.to_string())),
             opt(self.max_nodes.map(|v| v.to_string())),
+            self.lag.ms(),
         ));
         for line in self.algo.resources() {
             out(&format!("MESSAGE {line}"));
@@ -711,7 +725,7 @@ impl Session {
         let me = self.me.expect("colour set by ask");
         let board = self.board.as_mut().expect("checked by ask");
         board.put(p, me).expect("checked legal");
-        self.clock.moved(started.elapsed());
+        self.answered(started);
         Ok(p)
     }
 

@@ -66,7 +66,7 @@ fn every_command_transcript() {
         b.expect(
             "MESSAGE settings: threads=2 hash_kib=65536 max_memory=367001600 show_detail=0 \
              folder=/tmp/bango-test timeout_turn=5000 timeout_match=180000 time_left=179000 \
-             max_depth=9 max_node=100000",
+             max_depth=9 max_node=100000 reply_lag_ms=0",
         );
         for _ in 0..15 {
             b.expect(&format!("MESSAGE {}", vec!["."; 15].join(" ")));
