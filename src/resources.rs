@@ -75,9 +75,8 @@ pub const WORKER_HEAP_BYTES: u64 = 1 << 20;
 /// An upper bound of what `stress resources::` measures.
 pub const BASE_BYTES: u64 = 12 << 20;
 
-/// The opening book's share: the shipped books (`openbook/`, under 20 KiB a file) compiled,
-/// plus the parse of one file. Book files are not size-capped when read, so a user's book far
-/// larger than the shipped ones is not covered by this bound.
+/// The opening book's share: at most [`crate::book::MAX_TEXT_BYTES`] of book text (the shipped
+/// books hold under 60 KiB) compiled, plus the text and parse of one file.
 pub const BOOK_BYTES: u64 = 4 << 20;
 
 /// Entries the root proof solvers' refutation tables may hold before they are emptied.

@@ -267,15 +267,37 @@ impl Book {
     }
 }
 
-/// Reads and compiles one book file.
+/// The most text all the book files of one game may hold together, in bytes: the shipped books
+/// hold under 60 KiB, and the memory budget (`crate::resources::BOOK_BYTES`, 4 MiB) covers what
+/// this much text compiles to (measured: 96 KiB of distinct 12-move lines raised the brain's
+/// peak by 3.1 MB, about 100 bytes a position). A file that would pass it is skipped and
+/// reported.
+pub const MAX_TEXT_BYTES: u64 = 96 << 10;
+
+/// Reads and compiles one book file (at most [`MAX_TEXT_BYTES`]).
 pub fn load_file(path: &Path) -> Result<Book, String> {
-    Ok(Book::compile(&read_file(path)?))
+    Ok(Book::compile(&read_file(path, MAX_TEXT_BYTES)?.0))
 }
 
-/// Reads and parses one book file.
-fn read_file(path: &Path) -> Result<BookFile, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    BookFile::parse(&text).map_err(|e| format!("{}: {e}", path.display()))
+/// Reads and parses one book file of at most `limit` bytes; returns it with its length.
+fn read_file(path: &Path, limit: u64) -> Result<(BookFile, u64), String> {
+    use std::io::Read;
+    let at = |e: String| format!("{}: {e}", path.display());
+    let file = std::fs::File::open(path).map_err(|e| at(e.to_string()))?;
+    // Read one byte past the limit, so a file that grew after a size check is still caught.
+    let mut text = String::new();
+    file.take(limit.saturating_add(1))
+        .read_to_string(&mut text)
+        .map_err(|e| at(e.to_string()))?;
+    let len = text.len() as u64;
+    if len > limit {
+        return Err(at(format!(
+            "more than the {limit} bytes of book text still allowed (all books together may hold \
+             {MAX_TEXT_BYTES})"
+        )));
+    }
+    let book = BookFile::parse(&text).map_err(at)?;
+    Ok((book, len))
 }
 
 /// Where books are looked for, in order: `INFO folder`'s own subfolder (`<folder>/pbrain-bango`),
@@ -311,8 +333,9 @@ pub struct Loaded {
 }
 
 /// Loads the books for `rule` and `size` from the first location of `locations` that holds any
-/// book file (a directory's `*.json`, or a single file). A corrupt file is skipped and reported;
-/// books for another rule or size are skipped silently.
+/// book file (a directory's `*.json`, or a single file). A corrupt file, or one that would take
+/// the text read past [`MAX_TEXT_BYTES`], is skipped and reported; books for another rule or
+/// size are skipped silently (their text still counts: it was read).
 pub fn load_for(locations: &[PathBuf], rule: Rule, size: usize) -> Loaded {
     let mut loaded = Loaded {
         book: Book {
@@ -341,9 +364,14 @@ pub fn load_for(locations: &[PathBuf], rule: Rule, size: usize) -> Loaded {
         if files.is_empty() {
             continue;
         }
+        let mut text_left = MAX_TEXT_BYTES;
         for f in files {
             // Only books for this game are compiled.
-            match read_file(&f) {
+            let read = read_file(&f, text_left).map(|(b, len)| {
+                text_left -= len;
+                b
+            });
+            match read {
                 Ok(b) if b.size == size && b.rule_set().contains(&rule) => {
                     loaded.book.merge(Book::compile(&b));
                     loaded.files.push(f);
@@ -508,6 +536,36 @@ mod tests {
         // Nothing anywhere: one clear problem line.
         let l = load_for(&[dir.join("nowhere")], Rule::Freestyle, 15);
         assert!(l.book.is_empty() && l.problems.len() == 1);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// Book text is read up to [`MAX_TEXT_BYTES`] in all: a file that would pass it is skipped
+    /// and reported, the files read before it still count, and a file of exactly the rest fits.
+    #[test]
+    fn book_text_is_capped() {
+        let dir = std::env::temp_dir().join(format!("bango-book-cap-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        // A valid book padded with spaces to `len` bytes.
+        let book = |id: &str, len: u64| {
+            let mut text = format!(
+                r#"{{"id":"{id}","rules":"freestyle","size":15,"coordinateSystem":"center-relative-x-y",
+                   "openings":[{{"coordinates":[[0,0],[1,0]]}}]}}"#
+            );
+            text.push_str(&" ".repeat(len as usize - text.len()));
+            text
+        };
+        std::fs::write(dir.join("a.json"), book("a", MAX_TEXT_BYTES / 2)).unwrap();
+        std::fs::write(dir.join("b.json"), book("b", MAX_TEXT_BYTES / 2)).unwrap();
+        std::fs::write(dir.join("c.json"), book("c", 1000)).unwrap();
+        let l = load_for(std::slice::from_ref(&dir), Rule::Freestyle, 15);
+        assert_eq!(l.book.ids, vec!["a".to_string(), "b".to_string()]);
+        assert_eq!(l.problems.len(), 1, "{:?}", l.problems);
+        assert!(l.problems[0].contains("c.json"), "{:?}", l.problems);
+        // One file alone larger than the cap is refused outright.
+        std::fs::write(dir.join("a.json"), book("a", MAX_TEXT_BYTES + 1)).unwrap();
+        assert!(load_file(&dir.join("a.json")).is_err());
+        let l = load_for(std::slice::from_ref(&dir), Rule::Freestyle, 15);
+        assert_eq!(l.book.ids, vec!["b".to_string(), "c".to_string()]);
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }
