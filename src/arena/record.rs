@@ -5,8 +5,6 @@
 //! `x,y,ms` with 1-based coordinates and the move time in milliseconds (0 for opening
 //! stones), then `-1`, the two engine names (black first) and a final `-1` line. The result is
 //! not part of PSQ; it is in the JSON summary, keyed by the game's file name.
-//!
-//! JSON is written by hand (a few objects of numbers and strings), escaping per RFC 8259.
 
 use super::game::GameRecord;
 use std::fmt::Write as _;
@@ -22,35 +20,4 @@ pub fn psq(g: &GameRecord) -> String {
     }
     let _ = write!(s, "-1\n{}\n{}\n-1\n", g.black, g.white);
     s
-}
-
-/// A JSON string literal.
-pub fn json_str(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if (c as u32) < 0x20 => {
-                let _ = write!(out, "\\u{:04x}", c as u32);
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
-}
-
-/// A JSON number; non-finite values (an Elo of ±infinity after a clean sweep) become `null`.
-pub fn json_num(x: f64) -> String {
-    if x.is_finite() {
-        let r = (x * 100.0).round() / 100.0;
-        format!("{r}")
-    } else {
-        "null".into()
-    }
 }

@@ -14,10 +14,11 @@
 use super::engine::EngineSpec;
 use super::game::{play_game, GameConfig, GameRecord, Reason};
 use super::openings::random_opening;
-use super::record::{json_num, json_str, psq};
+use super::record::psq;
 use super::stats::{Sprt, SprtDecision, Wdl};
 use crate::board::{Color, Pos};
 use crate::rng::SplitMix64;
+use serde_json::{json, Value};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::io::IsTerminal;
@@ -410,14 +411,6 @@ fn fmt_reasons(m: &BTreeMap<Reason, u32>) -> String {
         .join(", ")
 }
 
-fn json_reasons(m: &BTreeMap<Reason, u32>) -> String {
-    let items: Vec<String> = m
-        .iter()
-        .map(|(r, n)| format!("{}: {n}", json_str(r.name())))
-        .collect();
-    format!("{{{}}}", items.join(", "))
-}
-
 impl MatchReport {
     /// The human-readable result table.
     pub fn text(&self, m: &Match) -> String {
@@ -467,97 +460,94 @@ impl MatchReport {
         s
     }
 
-    /// The JSON summary written as `summary.json`.
+    /// The JSON summary written as `summary.json`: the match settings, the engines, each
+    /// pairing's result and every game's outcome.
     pub fn to_json(&self, m: &Match) -> String {
-        let mut s = String::from("{\n");
-        let _ = writeln!(
-            s,
-            "  \"size\": {}, \"rule\": {}, \"tc_turn_ms\": {}, \"tc_match_ms\": {}, \"tolerance_ms\": {}, \"seed\": {}, \"wall_ms\": {}, \"scheduled\": {},",
-            m.game.size,
-            json_str(m.game.rule.name()),
-            m.game.tc_turn_ms,
-            m.game.tc_match_ms,
-            m.game.tolerance_ms,
-            m.seed,
-            self.wall_ms,
-            self.scheduled
-        );
-        let engines: Vec<String> = m
-            .engines
-            .iter()
-            .map(|e| {
-                format!(
-                    "{{\"name\": {}, \"cmd\": {}}}",
-                    json_str(&e.name),
-                    json_str(&e.cmd)
-                )
-            })
-            .collect();
-        let _ = writeln!(s, "  \"engines\": [{}],", engines.join(", "));
-        let pairings: Vec<String> = self
+        let reasons = |r: &BTreeMap<Reason, u32>| -> serde_json::Map<String, Value> {
+            r.iter()
+                .map(|(r, n)| (r.name().to_string(), json!(n)))
+                .collect()
+        };
+        let pairings: Vec<Value> = self
             .pairings
             .iter()
             .map(|r| {
-                let mut p = format!(
-                    "    {{\"a\": {}, \"b\": {}, \"wins\": {}, \"losses\": {}, \"draws\": {}, \"score\": {}, \"elo\": {}, \"elo_error95\": {}, \"a_losses\": {}, \"b_losses\": {}, \"draw_reasons\": {}, \"max_move_ms\": [{}, {}]",
-                    json_str(&r.a),
-                    json_str(&r.b),
-                    r.wdl.wins,
-                    r.wdl.losses,
-                    r.wdl.draws,
-                    json_num(r.wdl.score()),
-                    json_num(r.wdl.elo()),
-                    json_num(r.wdl.elo_error95()),
-                    json_reasons(&r.a_losses),
-                    json_reasons(&r.b_losses),
-                    json_reasons(&r.draws),
-                    r.max_move_ms[0],
-                    r.max_move_ms[1]
-                );
+                let mut p = json!({
+                    "a": r.a,
+                    "b": r.b,
+                    "wins": r.wdl.wins,
+                    "losses": r.wdl.losses,
+                    "draws": r.wdl.draws,
+                    "score": rounded(r.wdl.score()),
+                    "elo": rounded(r.wdl.elo()),
+                    "elo_error95": rounded(r.wdl.elo_error95()),
+                    "a_losses": reasons(&r.a_losses),
+                    "b_losses": reasons(&r.b_losses),
+                    "draw_reasons": reasons(&r.draws),
+                    "max_move_ms": r.max_move_ms,
+                });
                 if let (Some((llr, d)), Some(sp)) = (r.sprt, m.sprt) {
-                    let (lo, hi) = sp.bounds();
-                    let _ = write!(
-                        p,
-                        ", \"sprt\": {{\"elo0\": {}, \"elo1\": {}, \"alpha\": {}, \"beta\": {}, \"llr\": {}, \"lower\": {}, \"upper\": {}, \"decision\": {}}}",
-                        json_num(sp.elo0),
-                        json_num(sp.elo1),
-                        json_num(sp.alpha),
-                        json_num(sp.beta),
-                        json_num(llr),
-                        json_num(lo),
-                        json_num(hi),
-                        json_str(d.label())
-                    );
+                    let (lower, upper) = sp.bounds();
+                    p["sprt"] = json!({
+                        "elo0": rounded(sp.elo0),
+                        "elo1": rounded(sp.elo1),
+                        "alpha": rounded(sp.alpha),
+                        "beta": rounded(sp.beta),
+                        "llr": rounded(llr),
+                        "lower": rounded(lower),
+                        "upper": rounded(upper),
+                        "decision": d.label(),
+                    });
                 }
-                p.push('}');
                 p
             })
             .collect();
-        let _ = writeln!(s, "  \"pairings\": [\n{}\n  ],", pairings.join(",\n"));
-        let games: Vec<String> = self
+        let games: Vec<Value> = self
             .games
             .iter()
             .map(|(sg, g)| {
-                let opening: Vec<String> = g.opening.iter().map(|p| json_str(&p.to_string())).collect();
-                format!(
-                    "    {{\"file\": {}, \"black\": {}, \"white\": {}, \"opening\": [{}], \"moves\": {}, \"winner\": {}, \"reason\": {}, \"detail\": {}}}",
-                    json_str(&game_file(sg.index)),
-                    json_str(&g.black),
-                    json_str(&g.white),
-                    opening.join(", "),
-                    g.moves.len(),
-                    match g.winner {
-                        None => "null".to_string(),
-                        Some(Color::Black) => json_str("black"),
-                        Some(Color::White) => json_str("white"),
-                    },
-                    json_str(g.reason.name()),
-                    json_str(&g.detail)
-                )
+                let opening: Vec<String> = g.opening.iter().map(|p| p.to_string()).collect();
+                json!({
+                    "file": game_file(sg.index),
+                    "black": g.black,
+                    "white": g.white,
+                    "opening": opening,
+                    "moves": g.moves.len(),
+                    "winner": g.winner.map(|c| match c {
+                        Color::Black => "black",
+                        Color::White => "white",
+                    }),
+                    "reason": g.reason.name(),
+                    "detail": g.detail,
+                })
             })
             .collect();
-        let _ = writeln!(s, "  \"games\": [\n{}\n  ]", games.join(",\n"));
-        s.push_str("}\n");
-        s
+        let engines: Vec<Value> = m
+            .engines
+            .iter()
+            .map(|e| json!({"name": e.name, "cmd": e.cmd}))
+            .collect();
+        let summary = json!({
+            "size": m.game.size,
+            "rule": m.game.rule.name(),
+            "tc_turn_ms": m.game.tc_turn_ms,
+            "tc_match_ms": m.game.tc_match_ms,
+            "tolerance_ms": m.game.tolerance_ms,
+            "seed": m.seed,
+            "wall_ms": self.wall_ms,
+            "scheduled": self.scheduled,
+            "engines": engines,
+            "pairings": pairings,
+            "games": games,
+        });
+        let mut text = serde_json::to_string_pretty(&summary).expect("a JSON value serialises");
+        text.push('\n');
+        text
     }
+}
+
+/// `x` to two decimals, as the summary gives figures; `None` (JSON `null`) when not finite (an
+/// Elo of ±infinity after a clean sweep).
+fn rounded(x: f64) -> Option<f64> {
+    x.is_finite().then(|| (x * 100.0).round() / 100.0)
 }

@@ -7,6 +7,7 @@ use bango::arena::{
 };
 use bango::board::{Board, Color, Pos};
 use bango::rules::{play_checked, MoveOutcome, Rule};
+use serde_json::json;
 use std::path::PathBuf;
 
 const FAKE: &str = r#"#!/bin/bash
@@ -577,13 +578,27 @@ fn a_match_writes_records_and_a_summary() {
         log.starts_with(&format!("{}: MESSAGE scanning", g.black)),
         "{log}"
     );
-    let summary = std::fs::read_to_string(out.join("summary.json")).unwrap();
-    assert!(summary.contains("\"a\": \"a\", \"b\": \"b\""), "{summary}");
-    assert!(summary.contains(&format!(
-        "\"wins\": {}, \"losses\": {}, \"draws\": {}",
-        p.wdl.wins, p.wdl.losses, p.wdl.draws
-    )));
-    assert!(summary.contains("\"file\": \"game-0004.psq\""));
+    let summary = read_summary(&out);
+    let pairing = &summary["pairings"][0];
+    assert_eq!((&pairing["a"], &pairing["b"]), (&json!("a"), &json!("b")));
+    assert_eq!(
+        (&pairing["wins"], &pairing["losses"], &pairing["draws"]),
+        (
+            &json!(p.wdl.wins),
+            &json!(p.wdl.losses),
+            &json!(p.wdl.draws)
+        )
+    );
+    let games = summary["games"].as_array().unwrap();
+    assert_eq!(games.len(), r.games.len());
+    assert_eq!(games[3]["file"], json!("game-0004.psq"));
+    assert_eq!(games[0]["moves"], json!(g.moves.len()));
+}
+
+/// The match summary as written, parsed.
+fn read_summary(out: &std::path::Path) -> serde_json::Value {
+    let text = std::fs::read_to_string(out.join("summary.json")).unwrap();
+    serde_json::from_str(&text).unwrap_or_else(|e| panic!("summary.json: {e}\n{text}"))
 }
 
 #[test]
@@ -649,16 +664,14 @@ fn the_command_line() {
             .code()
     };
     assert_eq!(arena(&args), Some(0));
-    let summary = std::fs::read_to_string(out.join("summary.json")).unwrap();
-    assert!(summary.contains("\"rule\": \"renju\""), "{summary}");
-    assert!(
-        summary.contains("\"wins\": 2, \"losses\": 0, \"draws\": 0"),
-        "{summary}"
+    let summary = read_summary(&out);
+    assert_eq!(summary["rule"], json!("renju"));
+    let pairing = &summary["pairings"][0];
+    assert_eq!(
+        (&pairing["wins"], &pairing["losses"], &pairing["draws"]),
+        (&json!(2), &json!(0), &json!(0))
     );
-    assert!(
-        summary.contains("\"b_losses\": {\"garbage\": 2}"),
-        "{summary}"
-    );
+    assert_eq!(pairing["b_losses"], json!({"garbage": 2}));
     // Usage errors are exit code 2.
     assert_eq!(arena(&["only-one-engine".to_string()]), Some(2));
     assert_eq!(
@@ -668,11 +681,33 @@ fn the_command_line() {
 }
 
 #[test]
-fn json_strings_are_escaped() {
-    use bango::arena::record::{json_num, json_str};
-    assert_eq!(json_str("a\"b\\c\nd\u{1}é"), r#""a\"b\\c\nd\u0001é""#);
-    assert_eq!(json_num(f64::INFINITY), "null");
-    assert_eq!(json_num(70.436_503), "70.44");
+fn summary_figures_are_rounded_and_a_sweep_has_no_elo() {
+    // A clean sweep has an infinite Elo: JSON has no infinity, so the summary says null.
+    let dir = fake_dir("sweep");
+    let out = dir.join("out");
+    let mut m = good_match(&dir, 2);
+    m.out = Some(out.clone());
+    m.engines[1] = fake(&dir, "garbage");
+    let r = m.run().unwrap();
+    assert_eq!(r.pairings[0].wdl.wins, 2);
+    let summary = read_summary(&out);
+    assert_eq!(summary["pairings"][0]["elo"], serde_json::Value::Null);
+    assert_eq!(summary["pairings"][0]["score"], json!(1.0));
+    // Finite figures are given to two decimals.
+    let mut m = good_match(&dir, 4);
+    m.out = Some(out.clone());
+    let r = m.run().unwrap();
+    let summary = read_summary(&out);
+    for key in ["score", "elo", "elo_error95"] {
+        let Some(x) = summary["pairings"][0][key].as_f64() else {
+            continue;
+        };
+        assert!(
+            ((x * 100.0).round() - x * 100.0).abs() < 1e-6,
+            "{key} = {x} has more than two decimals ({:?})",
+            r.pairings[0].wdl
+        );
+    }
 }
 
 #[test]
