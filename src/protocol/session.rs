@@ -342,10 +342,11 @@ impl Session {
     /// Our move asked for at `started` is answered now: its time goes off the match clock, and
     /// how far it came past its budget into the lag the next budgets keep back.
     fn answered(&mut self, started: Instant) {
+        let took = started.elapsed();
         if let Some(budget) = timeman::budget_ms(&self.limits(started)) {
-            self.lag.observe(budget, started.elapsed());
+            self.lag.observe(budget, took);
         }
-        self.clock.moved(started.elapsed());
+        self.clock.moved(took);
     }
 
     /// Asks the algorithm for its Swap2 answer to `board` and, when it gives a legal one, prints
