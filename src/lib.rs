@@ -9,7 +9,7 @@
 //! | layer | modules | owns |
 //! |---|---|---|
 //! | game | [`rng`], [`board`], [`rules`], [`notation`], [`pattern`] | stones and keys, what wins and what is forbidden per rule, the data formats, line patterns |
-//! | evaluation | [`weights`], [`eval`], [`position`], [`movegen`] | the values of pattern combinations (hand-set by default, fitted behind a setting), what a cell is worth, the incrementally evaluated searched position, threat-ranked moves |
+//! | evaluation | [`weights`], [`eval`], [`position`], [`movegen`] | the values of pattern combinations (fitted by default, hand-set behind a setting), what a cell is worth, the incrementally evaluated searched position, threat-ranked moves |
 //! | proofs | [`solver`] | VCF and VCT threat-space search and their independent verifiers |
 //! | search | [`timeman`], [`settings`], [`tt`], [`busy`], [`search`], [`smp`] | time plans, declared parameters, the shared table, busy-move marks, the alpha-beta worker (multi-PV, its reports as data), lazy SMP |
 //! | knowledge | [`book`] | opening books, the opening prior, Swap2 |

@@ -60,7 +60,7 @@ pub enum WeightSet {
 
 impl WeightSet {
     /// The set the brain reads unless told otherwise.
-    pub const DEFAULT: WeightSet = WeightSet::Classic;
+    pub const DEFAULT: WeightSet = WeightSet::Fitted;
     /// Every set, in [`WeightSet::index`] order.
     pub const ALL: [WeightSet; 3] = [WeightSet::Fitted, WeightSet::FittedEval, WeightSet::Classic];
 
