@@ -7,7 +7,6 @@ use bango::book::play::BookMode;
 use bango::config::Config;
 use bango::teacher::{self, Labelled};
 use bango::train::{self, FitConfig, FitOptions, PolicyFit, SelfplayConfig, Targets};
-use bango::weights::Weights;
 use std::path::{Path, PathBuf};
 
 /// What `train` makes.
@@ -39,7 +38,8 @@ pub enum Command {
         /// Seed.
         #[arg(long, default_value_t = 1)]
         seed: u64,
-        /// Search units per logit of the playing engine (default: the built-in weights').
+        /// Search units per logit of the playing engine (default: the scale of the weights it
+        /// plays with, `BANGO_WEIGHTS`).
         #[arg(long)]
         scale: Option<f64>,
     },
@@ -132,7 +132,7 @@ fn run_command(command: Command, config: &Config) -> Result<(), String> {
                 seed,
                 opening_stones: 3,
                 opening_radius: 3,
-                scale: scale.unwrap_or(Weights::embedded().scale as f64),
+                scale: scale.unwrap_or(config.search.weights.weights().scale as f64),
             };
             let mut config = config.clone();
             config.brain.book = BookMode::Off;
