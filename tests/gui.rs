@@ -442,8 +442,14 @@ impl Page {
         self.wait_idle().await;
     }
 
-    /// Loads a record through the record box and the Load button.
+    /// Loads a record through the record box and the Load button, once the page is idle.
+    ///
+    /// Waiting first is not politeness: a reply that lands between finding the button and
+    /// clicking it (turning analysis mode on answers the empty board from the book at once)
+    /// grows the thinking panel above the Record panel, and WebDriver's click then hits where
+    /// the button was. The click is lost without a trace (seen in CI once in about 40 runs).
     async fn load(&self, record: &str) {
+        self.wait_idle().await;
         self.set("record", record).await;
         self.click("load").await;
         self.wait_js(
