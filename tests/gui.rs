@@ -447,7 +447,8 @@ impl Page {
     /// Waiting first is not politeness: a reply that lands between finding the button and
     /// clicking it (turning analysis mode on answers the empty board from the book at once)
     /// grows the thinking panel above the Record panel, and WebDriver's click then hits where
-    /// the button was. The click is lost without a trace (seen in CI once in about 40 runs).
+    /// the button was. The click is lost without a trace (once in CI; 1 in 40 runs on a loaded
+    /// machine).
     async fn load(&self, record: &str) {
         self.wait_idle().await;
         self.set("record", record).await;
