@@ -44,6 +44,9 @@ struct MovePicker<'a> {
     reducible_rank: u8,
     /// Quiet moves from this index on are pruned, where move-count pruning applies.
     late_moves: Option<usize>,
+    /// The highest policy value of the reducible moves picked so far (for the policy's share
+    /// of late move reductions).
+    best_reducible_value: Option<i32>,
     /// The busy-move marks and the node's key, where moves are put off.
     busy: Option<(&'a BusyMoves, u64)>,
 }
@@ -68,6 +71,12 @@ impl MovePicker<'_> {
             if quiet && may_prune && self.late_moves.is_some_and(|n| i >= n) {
                 self.pruned = true;
                 break;
+            }
+            if quiet {
+                self.best_reducible_value = Some(
+                    self.best_reducible_value
+                        .map_or(m.value, |v| v.max(m.value)),
+                );
             }
             if i > 0 && self.busy.is_some_and(|(b, key)| b.is_busy(key, m.pos)) {
                 self.deferred.push((m, i, quiet));
@@ -133,6 +142,7 @@ impl Run<'_, '_> {
             reducible_rank: self.params.reducible_rank,
             late_moves: (self.params.move_count_pruning && !pv_node)
                 .then(|| self.params.late_move_count(depth)),
+            best_reducible_value: None,
             // Lazy SMP: moves other workers are searching are put off at the root (where every
             // worker's order is last iteration's, so they would walk the moves in step) and at
             // nodes deep enough to be worth sharing.
@@ -144,6 +154,8 @@ impl Run<'_, '_> {
         picker.deferred.clear();
         while let Some((m, i, quiet)) = picker.next(best > -WIN_MIN) {
             let reducible = !ROOT && quiet;
+            // How far the policy rates this move below the best reducible move so far.
+            let policy_gap = picker.best_reducible_value.map_or(0, |v| v - m.value);
             let events = ROOT && self.pv_idx == 0;
             if events {
                 self.root_event(RootEventKind::Enter, m.pos, depth);
@@ -151,7 +163,8 @@ impl Run<'_, '_> {
             let nodes_before = self.nodes;
             let marked = picker.busy.map(|(b, key)| (b, b.mark(key, m.pos)));
             self.pos.make(m.pos);
-            let score = self.search_move(depth, alpha, beta, ply, pv_node, i, reducible);
+            let score =
+                self.search_move(depth, alpha, beta, ply, pv_node, i, reducible, policy_gap);
             self.pos.unmake();
             if let Some((b, mark)) = marked {
                 b.clear(mark);
@@ -209,7 +222,8 @@ impl Run<'_, '_> {
     }
 
     /// Searches the move just made, the `i`-th of its node: the first with the full window;
-    /// later ones with a zero-window scout, reduced by late move reductions when `reducible`,
+    /// later ones with a zero-window scout, reduced by late move reductions when `reducible`
+    /// (more when the policy rates it `policy_gap` units below the best reducible move before it),
     /// searched again at full depth if a reduced scout beats alpha, and with the full window
     /// at PV nodes if the scout lands inside it. Returns the score from the node's side.
     #[allow(clippy::too_many_arguments)]
@@ -222,18 +236,22 @@ impl Run<'_, '_> {
         pv_node: bool,
         i: usize,
         reducible: bool,
+        policy_gap: i32,
     ) -> i32 {
         if i == 0 || !self.params.pvs {
             return -self.negamax(depth - 1, -beta, -alpha, ply + 1, pv_node);
         }
         // Step 9. Late move reductions: late quiet moves rarely matter, so they are scouted
-        // shallower first and searched fully only if they beat alpha.
+        // shallower first and searched fully only if they beat alpha; the further the policy
+        // rates a move below the best reducible one before it, the shallower.
         let r = if self.params.lmr
             && reducible
             && depth >= self.params.lmr_min_depth
             && i >= self.params.lmr_min_index
         {
-            self.params.lmr_reduction(depth, i, pv_node).min(depth - 1)
+            (self.params.lmr_reduction(depth, i, pv_node)
+                + self.params.policy_reduction(policy_gap))
+            .min(depth - 1)
         } else {
             0
         };

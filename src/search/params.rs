@@ -54,6 +54,12 @@ crate::declare_settings! {
         /// Extra reduction of a late quiet move off the principal variation, where a zero window
         /// only has to show the move is no better.
         lmr_non_pv: i32 = 1, "BANGO_TUNE_LMR_NON_PV";
+        /// A reduced move is reduced one ply more for every this many policy units (the fitted
+        /// policy's 256 a logit) the policy rates it below the best reducible move picked
+        /// before it; 0 = never.
+        lmr_policy_unit: i32 = 0, "BANGO_TUNE_LMR_POLICY_UNIT";
+        /// ...up to this many plies.
+        lmr_policy_max: i32 = 2, "BANGO_TUNE_LMR_POLICY_MAX";
         /// Moves of ladder rank at most this (an own open three, its block, or quiet) may be
         /// reduced and pruned; fours, double threes and their blocks never are.
         reducible_rank: u8 = 3, "BANGO_TUNE_REDUCIBLE_RANK";
@@ -91,6 +97,19 @@ impl Params {
         (r as i32).max(1) + if pv_node { 0 } else { self.lmr_non_pv }
     }
 
+    /// The policy's share of a late move's reduction: one ply for every
+    /// [`Params::lmr_policy_unit`] units the policy rates the move below the best reducible move
+    /// picked before it (`gap`), up to [`Params::lmr_policy_max`]. The index alone cannot tell
+    /// a late move the policy likes from one it rates a few logits down; this can.
+    #[inline]
+    pub fn policy_reduction(&self, gap: i32) -> i32 {
+        if self.lmr_policy_unit > 0 {
+            (gap / self.lmr_policy_unit).clamp(0, self.lmr_policy_max)
+        } else {
+            0
+        }
+    }
+
     /// Move-count pruning: at a non-PV node of remaining depth `depth`, quiet moves after this
     /// many are not searched. Only moves of rank at most [`Params::reducible_rank`] that are not
     /// killers count as quiet; the table move is searched first.
@@ -121,6 +140,7 @@ mod tests {
                 ("BANGO_QSEARCH_PRUNE_LAST_FOUR", "off"),
                 ("BANGO_TT", "1"),
                 ("BANGO_TUNE_LMR_DIVISOR", "2"),
+                ("BANGO_TUNE_LMR_POLICY_UNIT", "256"),
             ]),
             &mut |w| warnings.push(w),
         );
@@ -133,6 +153,7 @@ mod tests {
                 qsearch_fours: 3,
                 qsearch_prune_last_four: false,
                 lmr_divisor: 2.0,
+                lmr_policy_unit: 256,
                 ..Params::default()
             }
         );
@@ -155,6 +176,22 @@ mod tests {
         // Never below one ply.
         assert_eq!(p.lmr_reduction(2, 3, true), 1);
         assert_eq!(p.late_move_count(1), 4);
+        // The policy's share: a ply per 256 units below the best, at most two, never negative.
+        let p = Params {
+            lmr_policy_unit: 256,
+            ..p
+        };
+        assert_eq!(p.policy_reduction(0), 0);
+        assert_eq!(p.policy_reduction(255), 0);
+        assert_eq!(p.policy_reduction(256), 1);
+        assert_eq!(p.policy_reduction(600), 2);
+        assert_eq!(p.policy_reduction(100_000), 2);
+        assert_eq!(p.policy_reduction(-300), 0);
+        let off = Params {
+            lmr_policy_unit: 0,
+            ..p
+        };
+        assert_eq!(off.policy_reduction(100_000), 0);
         assert_eq!(p.late_move_count(5), 10);
     }
 }
