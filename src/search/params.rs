@@ -57,7 +57,7 @@ crate::declare_settings! {
         /// A reduced move is reduced one ply more for every this many policy units (the fitted
         /// policy's 256 a logit) the policy rates it below the best reducible move picked
         /// before it; 0 = never.
-        lmr_policy_unit: i32 = 0, "BANGO_TUNE_LMR_POLICY_UNIT";
+        lmr_policy_unit: i32 = 256, "BANGO_TUNE_LMR_POLICY_UNIT";
         /// ...up to this many plies.
         lmr_policy_max: i32 = 2, "BANGO_TUNE_LMR_POLICY_MAX";
         /// Moves of ladder rank at most this (an own open three, its block, or quiet) may be
@@ -140,7 +140,7 @@ mod tests {
                 ("BANGO_QSEARCH_PRUNE_LAST_FOUR", "off"),
                 ("BANGO_TT", "1"),
                 ("BANGO_TUNE_LMR_DIVISOR", "2"),
-                ("BANGO_TUNE_LMR_POLICY_UNIT", "256"),
+                ("BANGO_TUNE_LMR_POLICY_UNIT", "0"),
             ]),
             &mut |w| warnings.push(w),
         );
@@ -153,7 +153,7 @@ mod tests {
                 qsearch_fours: 3,
                 qsearch_prune_last_four: false,
                 lmr_divisor: 2.0,
-                lmr_policy_unit: 256,
+                lmr_policy_unit: 0,
                 ..Params::default()
             }
         );
