@@ -48,7 +48,7 @@ crate::declare_settings! {
         /// Late move reductions apply at nodes of at least this remaining depth.
         lmr_min_depth: i32 = 2, "BANGO_TUNE_LMR_MIN_DEPTH";
         /// Late move reductions apply to quiet moves from this index of the ordered list on.
-        lmr_min_index: usize = 3, "BANGO_TUNE_LMR_MIN_INDEX";
+        lmr_min_index: usize = 2, "BANGO_TUNE_LMR_MIN_INDEX";
         /// The reduction of a late quiet move is `ln depth · ln index / lmr_divisor` plies.
         lmr_divisor: f32 = 1.5, "BANGO_TUNE_LMR_DIVISOR";
         /// Extra reduction of a late quiet move off the principal variation, where a zero window
