@@ -42,6 +42,8 @@ struct MovePicker<'a> {
     pruned: bool,
     killers: [Option<Pos>; 2],
     reducible_rank: u8,
+    /// Moves of rank at most this (not killers) may be cut by move-count pruning.
+    prunable_rank: u8,
     /// Quiet moves from this index on are pruned, where move-count pruning applies.
     late_moves: Option<usize>,
     /// The highest policy value of the reducible moves picked so far (for the policy's share
@@ -65,10 +67,12 @@ impl MovePicker<'_> {
             // which gives the order a full sort would.
             pick(self.moves, i);
             let m = self.moves[i];
-            let quiet = m.rank <= self.reducible_rank && !self.killers.contains(&Some(m.pos));
+            let killer = self.killers.contains(&Some(m.pos));
+            let quiet = m.rank <= self.reducible_rank && !killer;
             // Step 8. Move-count pruning: late quiet moves of a non-PV node almost never
             // refute; once a move has been searched, the rest are skipped.
-            if quiet && may_prune && self.late_moves.is_some_and(|n| i >= n) {
+            let prunable = m.rank <= self.prunable_rank && !killer;
+            if prunable && may_prune && self.late_moves.is_some_and(|n| i >= n) {
                 self.pruned = true;
                 break;
             }
@@ -140,6 +144,7 @@ impl Run<'_, '_> {
             pruned: false,
             killers: self.stack[ply].killers,
             reducible_rank: self.params.reducible_rank,
+            prunable_rank: self.params.prunable_rank,
             late_moves: (self.params.move_count_pruning && !pv_node)
                 .then(|| self.params.late_move_count(depth)),
             best_reducible_value: None,

@@ -61,8 +61,12 @@ crate::declare_settings! {
         /// ...up to this many plies.
         lmr_policy_max: i32 = 2, "BANGO_TUNE_LMR_POLICY_MAX";
         /// Moves of ladder rank at most this (an own open three, its block, or quiet) may be
-        /// reduced and pruned; fours, double threes and their blocks never are.
+        /// reduced; fours, double threes and their blocks never are.
         reducible_rank: u8 = 3, "BANGO_TUNE_REDUCIBLE_RANK";
+        /// Moves of ladder rank at most this may be cut by move-count pruning; kept apart from
+        /// [`Params::reducible_rank`] because skipping a threat is riskier than scouting it
+        /// shallower.
+        prunable_rank: u8 = 3, "BANGO_TUNE_PRUNABLE_RANK";
         /// Move-count pruning keeps `late_move_base + depth²` quiet moves of a non-PV node...
         late_move_base: i32 = 3, "BANGO_TUNE_LATE_MOVE_BASE";
         /// ...and never more than this many, at any depth.
@@ -111,7 +115,7 @@ impl Params {
     }
 
     /// Move-count pruning: at a non-PV node of remaining depth `depth`, quiet moves after this
-    /// many are not searched. Only moves of rank at most [`Params::reducible_rank`] that are not
+    /// many are not searched. Only moves of rank at most [`Params::prunable_rank`] that are not
     /// killers count as quiet; the table move is searched first.
     #[inline]
     pub fn late_move_count(&self, depth: i32) -> usize {
