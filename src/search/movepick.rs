@@ -161,9 +161,6 @@ impl Run<'_, '_> {
             let reducible = !ROOT && quiet;
             // How far the policy rates this move below the best reducible move so far.
             let policy_gap = picker.best_reducible_value.map_or(0, |v| v - m.value);
-            let me = self.pos.side_to_move().index();
-            let reduction_bias = self.params.policy_reduction(policy_gap)
-                - self.params.history_relief(self.history[me][m.pos.index()]);
             let events = ROOT && self.pv_idx == 0;
             if events {
                 self.root_event(RootEventKind::Enter, m.pos, depth);
@@ -171,16 +168,8 @@ impl Run<'_, '_> {
             let nodes_before = self.nodes;
             let marked = picker.busy.map(|(b, key)| (b, b.mark(key, m.pos)));
             self.pos.make(m.pos);
-            let score = self.search_move(
-                depth,
-                alpha,
-                beta,
-                ply,
-                pv_node,
-                i,
-                reducible,
-                reduction_bias,
-            );
+            let score =
+                self.search_move(depth, alpha, beta, ply, pv_node, i, reducible, policy_gap);
             self.pos.unmake();
             if let Some((b, mark)) = marked {
                 b.clear(mark);
@@ -239,7 +228,7 @@ impl Run<'_, '_> {
 
     /// Searches the move just made, the `i`-th of its node: the first with the full window;
     /// later ones with a zero-window scout, reduced by late move reductions when `reducible`
-    /// (`reduction_bias` plies more: the policy's and the history's shares, see [`Params`](super::Params)),
+    /// (more when the policy rates it `policy_gap` units below the best reducible move before it),
     /// searched again at full depth if a reduced scout beats alpha, and with the full window
     /// at PV nodes if the scout lands inside it. Returns the score from the node's side.
     #[allow(clippy::too_many_arguments)]
@@ -252,7 +241,7 @@ impl Run<'_, '_> {
         pv_node: bool,
         i: usize,
         reducible: bool,
-        reduction_bias: i32,
+        policy_gap: i32,
     ) -> i32 {
         if i == 0 || !self.params.pvs {
             return -self.negamax(depth - 1, -beta, -alpha, ply + 1, pv_node);
@@ -265,7 +254,9 @@ impl Run<'_, '_> {
             && depth >= self.params.lmr_min_depth
             && i >= self.params.lmr_min_index
         {
-            (self.params.lmr_reduction(depth, i, pv_node) + reduction_bias).clamp(0, depth - 1)
+            (self.params.lmr_reduction(depth, i, pv_node)
+                + self.params.policy_reduction(policy_gap))
+            .min(depth - 1)
         } else {
             0
         };

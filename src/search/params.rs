@@ -60,9 +60,6 @@ crate::declare_settings! {
         lmr_policy_unit: i32 = 256, "BANGO_TUNE_LMR_POLICY_UNIT";
         /// ...up to this many plies.
         lmr_policy_max: i32 = 2, "BANGO_TUNE_LMR_POLICY_MAX";
-        /// A reduced move whose cell has at least this much history (depth² a cut-off, halved
-        /// every iteration) is reduced one ply less; 0 = never.
-        lmr_history_relief: i32 = 0, "BANGO_TUNE_LMR_HISTORY_RELIEF";
         /// Moves of ladder rank at most this (an own open three, its block, or quiet) may be
         /// reduced; fours, double threes and their blocks never are.
         reducible_rank: u8 = 3, "BANGO_TUNE_REDUCIBLE_RANK";
@@ -115,14 +112,6 @@ impl Params {
         } else {
             0
         }
-    }
-
-    /// The history's share of a late move's reduction: one ply less when the cell's history
-    /// `history` reaches [`Params::lmr_history_relief`], since a cell that keeps refuting
-    /// elsewhere in the tree is more likely to refute here.
-    #[inline]
-    pub fn history_relief(&self, history: i32) -> i32 {
-        i32::from(self.lmr_history_relief > 0 && history >= self.lmr_history_relief)
     }
 
     /// Move-count pruning: at a non-PV node of remaining depth `depth`, quiet moves after this
@@ -208,14 +197,5 @@ mod tests {
         };
         assert_eq!(off.policy_reduction(100_000), 0);
         assert_eq!(p.late_move_count(5), 10);
-        // The history's share: off by default; one ply less from the threshold on.
-        assert_eq!(p.history_relief(1 << 20), 0);
-        let relieved = Params {
-            lmr_history_relief: 64,
-            ..p
-        };
-        assert_eq!(relieved.history_relief(63), 0);
-        assert_eq!(relieved.history_relief(64), 1);
-        assert_eq!(relieved.history_relief(1 << 20), 1);
     }
 }
