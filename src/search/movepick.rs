@@ -2,7 +2,7 @@
 //!
 //! The loop ([`Run::search_moves`]) walks the ordered moves, puts off the ones another lazy SMP
 //! worker is searching (they come back once the node's other moves are done, usually to find
-//! the other worker's result in the table), prunes late quiet moves of non-PV nodes, searches
+//! the other worker's result in the table), prunes late moves of non-PV nodes, searches
 //! each move with [`Run::search_move`] (full window first, then zero-window scouts with late
 //! move reductions and the re-searches a scout's failure calls for) and ends in [`Run::store`],
 //! the one place a bound goes into the table. The root is the same loop with `ROOT = true`: no
@@ -28,13 +28,13 @@ fn pick(moves: &mut [Move], i: usize) {
     moves.swap(i, best);
 }
 
-/// The order a node's moves are searched in: the ordered list picked lazily, late quiet moves
+/// The order a node's moves are searched in: the ordered list picked lazily, late moves
 /// of non-PV nodes pruned (Step 8), and moves another lazy SMP worker is searching put off until
 /// the node's other moves are done, when the table is likely to hold their result.
 struct MovePicker<'a> {
     moves: &'a mut [Move],
     /// The moves put off: the move, its place in the ordered list (which it keeps, for the
-    /// principal-variation search), and whether it is quiet.
+    /// principal-variation search), and whether it may be reduced.
     deferred: Vec<(Move, usize, bool)>,
     next: usize,
     next_deferred: usize,
@@ -54,10 +54,11 @@ struct MovePicker<'a> {
 }
 
 impl MovePicker<'_> {
-    /// The next move to search, its place in the ordered list and whether it is quiet (may be
-    /// reduced); `may_prune` says whether a move has been searched, so that skipping the rest
-    /// is safe. Killers change only on a cut-off, which ends the loop, so a put-off move keeps
-    /// the quietness it was given.
+    /// The next move to search, its place in the ordered list and whether it may be reduced (a
+    /// quiet move or a threat up to [`Params::reducible_rank`](super::Params), not a killer);
+    /// `may_prune` says whether a move has been searched, so that skipping the rest is safe.
+    /// Killers change only on a cut-off, which ends the loop, so a put-off move keeps the
+    /// reducibility it was given.
     fn next(&mut self, may_prune: bool) -> Option<(Move, usize, bool)> {
         while self.next < self.moves.len() && !self.pruned {
             let i = self.next;
@@ -68,25 +69,26 @@ impl MovePicker<'_> {
             pick(self.moves, i);
             let m = self.moves[i];
             let killer = self.killers.contains(&Some(m.pos));
-            let quiet = m.rank <= self.reducible_rank && !killer;
-            // Step 8. Move-count pruning: late quiet moves of a non-PV node almost never
-            // refute; once a move has been searched, the rest are skipped.
+            let reducible = m.rank <= self.reducible_rank && !killer;
+            // Step 8. Move-count pruning: late moves of a non-PV node, quiet or threats below
+            // a four-three, almost never refute; once a move has been searched, the rest are
+            // skipped.
             let prunable = m.rank <= self.prunable_rank && !killer;
             if prunable && may_prune && self.late_moves.is_some_and(|n| i >= n) {
                 self.pruned = true;
                 break;
             }
-            if quiet {
+            if reducible {
                 self.best_reducible_value = Some(
                     self.best_reducible_value
                         .map_or(m.value, |v| v.max(m.value)),
                 );
             }
             if i > 0 && self.busy.is_some_and(|(b, key)| b.is_busy(key, m.pos)) {
-                self.deferred.push((m, i, quiet));
+                self.deferred.push((m, i, reducible));
                 continue;
             }
-            return Some((m, i, quiet));
+            return Some((m, i, reducible));
         }
         let put_off = self.deferred.get(self.next_deferred).copied();
         self.next_deferred += usize::from(put_off.is_some());
@@ -157,8 +159,8 @@ impl Run<'_, '_> {
                 .map(|b| (b, key)),
         };
         picker.deferred.clear();
-        while let Some((m, i, quiet)) = picker.next(best > -WIN_MIN) {
-            let reducible = !ROOT && quiet;
+        while let Some((m, i, may_reduce)) = picker.next(best > -WIN_MIN) {
+            let reducible = !ROOT && may_reduce;
             // How far the policy rates this move below the best reducible move so far.
             let policy_gap = picker.best_reducible_value.map_or(0, |v| v - m.value);
             let events = ROOT && self.pv_idx == 0;
@@ -246,9 +248,10 @@ impl Run<'_, '_> {
         if i == 0 || !self.params.pvs {
             return -self.negamax(depth - 1, -beta, -alpha, ply + 1, pv_node);
         }
-        // Step 9. Late move reductions: late quiet moves rarely matter, so they are scouted
-        // shallower first and searched fully only if they beat alpha; the further the policy
-        // rates a move below the best reducible one before it, the shallower.
+        // Step 9. Late move reductions: late moves (quiet, or threats below a four-three)
+        // rarely matter, so they are scouted shallower first and searched fully only if they
+        // beat alpha; the further the policy rates a move below the best reducible one before
+        // it, the shallower.
         let r = if self.params.lmr
             && reducible
             && depth >= self.params.lmr_min_depth

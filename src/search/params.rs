@@ -21,7 +21,7 @@ crate::declare_settings! {
         aspiration: bool = true, "BANGO_ASPIRATION";
         /// Late move reductions (changes values).
         lmr: bool = true, "BANGO_LMR";
-        /// Move-count pruning of late quiet moves (changes values).
+        /// Move-count pruning of late moves (changes values).
         move_count_pruning: bool = true, "BANGO_MCP";
         /// Restrict moves to defences when the opponent has an open three (changes values).
         threat_prune: bool = true, "BANGO_THREAT_PRUNE";
@@ -47,11 +47,11 @@ crate::declare_settings! {
         defer_min_depth: i32 = 3, "BANGO_TUNE_DEFER_MIN_DEPTH";
         /// Late move reductions apply at nodes of at least this remaining depth.
         lmr_min_depth: i32 = 2, "BANGO_TUNE_LMR_MIN_DEPTH";
-        /// Late move reductions apply to quiet moves from this index of the ordered list on.
+        /// Late move reductions apply to reducible moves from this index of the ordered list on.
         lmr_min_index: usize = 2, "BANGO_TUNE_LMR_MIN_INDEX";
-        /// The reduction of a late quiet move is `ln depth · ln index / lmr_divisor` plies.
+        /// The reduction of a late reducible move is `ln depth · ln index / lmr_divisor` plies.
         lmr_divisor: f32 = 1.5, "BANGO_TUNE_LMR_DIVISOR";
-        /// Extra reduction of a late quiet move off the principal variation, where a zero window
+        /// Extra reduction of a late reducible move off the principal variation, where a zero window
         /// only has to show the move is no better.
         lmr_non_pv: i32 = 1, "BANGO_TUNE_LMR_NON_PV";
         /// A reduced move is reduced one ply more for every this many policy units (the fitted
@@ -60,14 +60,16 @@ crate::declare_settings! {
         lmr_policy_unit: i32 = 256, "BANGO_TUNE_LMR_POLICY_UNIT";
         /// ...up to this many plies.
         lmr_policy_max: i32 = 2, "BANGO_TUNE_LMR_POLICY_MAX";
-        /// Moves of ladder rank at most this (an own open three, its block, or quiet) may be
-        /// reduced; fours, double threes and their blocks never are.
-        reducible_rank: u8 = 3, "BANGO_TUNE_REDUCIBLE_RANK";
-        /// Moves of ladder rank at most this may be cut by move-count pruning; kept apart from
-        /// [`Params::reducible_rank`] because skipping a threat is riskier than scouting it
+        /// Moves of ladder rank at most this may be reduced: quiet moves, open threes, double
+        /// threes and plain fours, each own or its block ([`crate::movegen`]'s ladder); a
+        /// four-three and anything above, or its block, never is. The quiescence search reads
+        /// the fours out anyway, so scouting them shallower loses little.
+        reducible_rank: u8 = 7, "BANGO_TUNE_REDUCIBLE_RANK";
+        /// Moves of ladder rank at most this may be cut by move-count pruning; apart from
+        /// [`Params::reducible_rank`] so that a match can tell skipping a threat from scouting it
         /// shallower.
-        prunable_rank: u8 = 3, "BANGO_TUNE_PRUNABLE_RANK";
-        /// Move-count pruning keeps `late_move_base + depth²` quiet moves of a non-PV node...
+        prunable_rank: u8 = 7, "BANGO_TUNE_PRUNABLE_RANK";
+        /// Move-count pruning keeps `late_move_base + depth²` prunable moves of a non-PV node...
         late_move_base: i32 = 3, "BANGO_TUNE_LATE_MOVE_BASE";
         /// ...and never more than this many, at any depth.
         max_quiet_moves: i32 = 10, "BANGO_TUNE_MAX_QUIET_MOVES";
@@ -93,7 +95,7 @@ impl Params {
         }
     }
 
-    /// The reduction of a late quiet move, growing with depth and lateness (the usual log-log
+    /// The reduction of a late reducible move, growing with depth and lateness (the usual log-log
     /// shape), at least one ply, and [`Params::lmr_non_pv`] more off the principal variation.
     #[inline]
     pub fn lmr_reduction(&self, depth: i32, index: usize, pv_node: bool) -> i32 {
@@ -114,9 +116,9 @@ impl Params {
         }
     }
 
-    /// Move-count pruning: at a non-PV node of remaining depth `depth`, quiet moves after this
+    /// Move-count pruning: at a non-PV node of remaining depth `depth`, prunable moves after this
     /// many are not searched. Only moves of rank at most [`Params::prunable_rank`] that are not
-    /// killers count as quiet; the table move is searched first.
+    /// killers are prunable; the table move is searched first.
     #[inline]
     pub fn late_move_count(&self, depth: i32) -> usize {
         (self.late_move_base + depth * depth).min(self.max_quiet_moves) as usize
