@@ -331,16 +331,12 @@ const PINNED_NODES: [u64; 3] = [5155, 1927, 6092];
 /// the two ranks take out exactly what they added.
 #[test]
 fn threats_kept_whole_give_the_earlier_search() {
-    let params = Params {
+    let threats_whole = Params {
         reducible_rank: 3,
         prunable_rank: 3,
         ..Params::default()
     };
-    let nodes: Vec<u64> = midgame(3)
-        .iter()
-        .map(|b| search(b, Rule::Freestyle, 5, params).nodes)
-        .collect();
-    assert_eq!(nodes, [5523, 1848, 7141]);
+    assert_eq!(depth5_nodes(threats_whole), [5523, 1848, 7141]);
 }
 
 /// With, on top of that, the policy's share of the reductions off and reductions from the
@@ -354,11 +350,15 @@ fn policy_reductions_off_give_the_earlier_search() {
         prunable_rank: 3,
         ..Params::default()
     };
-    let nodes: Vec<u64> = midgame(3)
+    assert_eq!(depth5_nodes(params), [5575, 1935, 6902]);
+}
+
+/// The node counts of depth-5 searches with `params` on the pinned positions.
+fn depth5_nodes(params: Params) -> Vec<u64> {
+    midgame(3)
         .iter()
         .map(|b| search(b, Rule::Freestyle, 5, params).nodes)
-        .collect();
-    assert_eq!(nodes, [5575, 1935, 6902]);
+        .collect()
 }
 
 #[test]
