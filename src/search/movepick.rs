@@ -44,7 +44,7 @@ struct MovePicker<'a> {
     reducible_rank: u8,
     /// Moves of rank at most this (not killers) may be cut by move-count pruning.
     prunable_rank: u8,
-    /// Quiet moves from this index on are pruned, where move-count pruning applies.
+    /// Prunable moves from this index on are pruned, where move-count pruning applies.
     late_moves: Option<usize>,
     /// The highest policy value of the reducible moves picked so far (for the policy's share
     /// of late move reductions).

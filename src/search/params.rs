@@ -51,8 +51,8 @@ crate::declare_settings! {
         lmr_min_index: usize = 2, "BANGO_TUNE_LMR_MIN_INDEX";
         /// The reduction of a late reducible move is `ln depth · ln index / lmr_divisor` plies.
         lmr_divisor: f32 = 1.5, "BANGO_TUNE_LMR_DIVISOR";
-        /// Extra reduction of a late reducible move off the principal variation, where a zero window
-        /// only has to show the move is no better.
+        /// Extra reduction of a late reducible move off the principal variation, where a zero
+        /// window only has to show the move is no better.
         lmr_non_pv: i32 = 1, "BANGO_TUNE_LMR_NON_PV";
         /// A reduced move is reduced one ply more for every this many policy units (the fitted
         /// policy's 256 a logit) the policy rates it below the best reducible move picked
