@@ -129,7 +129,7 @@ pub(super) struct Frame {
     /// The node's move list (kept to reuse its allocation).
     pub moves: Vec<Move>,
     /// Moves put off because another worker was searching them: the move, its place in the
-    /// ordered list, and whether it is quiet.
+    /// ordered list, and whether it may be reduced.
     pub deferred: Vec<(Move, usize, bool)>,
 }
 
