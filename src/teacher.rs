@@ -14,6 +14,10 @@
 //! (book, root proofs, search), with a fresh game (empty table and history) per position:
 //! - agreement: the share of positions where bango's move equals the label's, over all
 //!   positions and over those whose label is not a mate;
+//! - where the non-mate agreement is lost: by stones on the board ([`PHASES`]; the opening
+//!   and the endgame need different things), and, where bango's move differs, how many cells
+//!   (Chebyshev) it lies from the label's (near misses are a choice among shape moves, far ones
+//!   a different plan or a missed tactic);
 //! - correlation: bango's score as a win probability (`1/(1+exp(-s/K))`, proved wins 1 and
 //!   losses 0) against the label's (mates 1 or 0). The engine's score scale `K` is unknown for
 //!   a hand-set evaluation, so the report gives Pearson's r at the `K` that fits best, at a
@@ -346,6 +350,19 @@ pub struct Outcome {
     pub agrees: bool,
 }
 
+/// The stone-count buckets of the breakdown by phase: bucket `i` holds the positions with at
+/// least `PHASES[i]` stones and fewer than `PHASES[i + 1]` (the last has no upper bound).
+pub const PHASES: [usize; 5] = [0, 10, 15, 20, 30];
+
+/// Disagreements are counted by distance 1, 2, ... up to this many cells, the last bucket
+/// holding that distance and farther.
+pub const MISS_DISTANCES: usize = 5;
+
+/// The bucket of [`PHASES`] a position of `stones` stones falls in.
+pub fn phase_of(stones: usize) -> usize {
+    PHASES.iter().rposition(|&lo| stones >= lo).unwrap_or(0)
+}
+
 /// The figures of a run.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Summary {
@@ -357,6 +374,11 @@ pub struct Summary {
     pub quiet: usize,
     /// Of which bango agrees.
     pub quiet_agree: usize,
+    /// Non-mate labels by phase ([`PHASES`]): positions, and of which bango agrees.
+    pub quiet_by_phase: [(usize, usize); PHASES.len()],
+    /// Non-mate labels where bango's move differs, by its distance in cells from the label's
+    /// (index 0: one cell, the last: [`MISS_DISTANCES`] or more).
+    pub quiet_miss_distance: [usize; MISS_DISTANCES],
     /// Positions with a score (not book moves).
     pub scored: usize,
     /// The best-fitting scale and Pearson's r there.
@@ -378,6 +400,18 @@ impl Summary {
             .filter(|&i| !positions[i].label.is_mate())
             .collect();
         let quiet_agree = quiet.iter().filter(|&&i| outcomes[i].agrees).count();
+        let mut quiet_by_phase = [(0, 0); PHASES.len()];
+        let mut quiet_miss_distance = [0; MISS_DISTANCES];
+        for &i in &quiet {
+            let phase = &mut quiet_by_phase[phase_of(positions[i].puzzle.stones.len())];
+            phase.0 += 1;
+            if outcomes[i].agrees {
+                phase.1 += 1;
+            } else {
+                let d = outcomes[i].decision.pos.chebyshev(positions[i].best);
+                quiet_miss_distance[d.clamp(1, MISS_DISTANCES) - 1] += 1;
+            }
+        }
         let pairs = |only_quiet: bool| -> (Vec<i32>, Vec<f64>) {
             (0..outcomes.len())
                 .filter(|&i| !only_quiet || !positions[i].label.is_mate())
@@ -398,6 +432,8 @@ impl Summary {
             agree,
             quiet: quiet.len(),
             quiet_agree,
+            quiet_by_phase,
+            quiet_miss_distance,
             scored: scores.len(),
             best_scale: best_scale(&scores, &labels),
             at_scale: scale.map(|k| (k, pearson(&probs(k), &labels))),
@@ -420,6 +456,20 @@ impl Summary {
             self.quiet_agree,
             self.quiet
         );
+        s += "non-mate agreement by stones:";
+        for (i, &(n, a)) in self.quiet_by_phase.iter().enumerate() {
+            let range = match PHASES.get(i + 1) {
+                Some(hi) => format!("{}-{}", PHASES[i], hi - 1),
+                None => format!("{}+", PHASES[i]),
+            };
+            s += &format!(" {range} {:.0}% ({a}/{n})", pct(a, n));
+        }
+        s += "\nnon-mate disagreements by cells from the label's move:";
+        for (i, n) in self.quiet_miss_distance.iter().enumerate() {
+            let plus = if i + 1 == MISS_DISTANCES { "+" } else { "" };
+            s += &format!(" {}{plus}: {n}", i + 1);
+        }
+        s += "\n";
         s += &format!(
             "win-probability correlation over {} scored positions: pearson {:.3} at best scale {:.0}",
             self.scored, self.best_scale.1, self.best_scale.0
@@ -497,6 +547,7 @@ pub fn run(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::algo::alphabeta::Source;
     use crate::board::Color;
 
     #[test]
@@ -552,6 +603,50 @@ mod tests {
             0
         );
         assert!(group_of(&p("15 freestyle b 7,7,b 8,9,w 6,8,b"), &o) >= 2);
+    }
+
+    #[test]
+    fn agreement_is_broken_down_by_phase_and_miss_distance() {
+        // Stones along the board's edges, far from the moves compared.
+        let line = |stones: usize, label: &str| {
+            let mut l = String::from("15 freestyle ");
+            l += if stones % 2 == 0 { "b" } else { "w" };
+            for i in 0..stones {
+                let c = if i % 2 == 0 { 'b' } else { 'w' };
+                l += &format!(" {},{},{c}", i % 15, 14 * (i / 15));
+            }
+            parse_line(&format!("{l} | best 7,7 eval {label} depth 9"), 1)
+                .unwrap()
+                .unwrap()
+        };
+        let ps = [
+            line(4, "10"),      // opening, agrees
+            line(12, "-30"),    // 10-14, two cells off
+            line(12, "5"),      // 10-14, seven cells off: the last distance bucket
+            line(24, "mate+5"), // a mate label: in neither breakdown
+        ];
+        let answer = |x: usize, y: usize| Outcome {
+            decision: Decision {
+                pos: Pos::new(x, y),
+                score: Some(0),
+                source: Source::Search { depth: 1 },
+            },
+            agrees: Pos::new(x, y) == Pos::new(7, 7),
+        };
+        let outcomes = [answer(7, 7), answer(9, 6), answer(0, 7), answer(1, 1)];
+        let refs: Vec<&Labelled> = ps.iter().collect();
+        let s = Summary::of(&refs, &outcomes, None);
+        assert_eq!((s.quiet, s.quiet_agree), (3, 1));
+        assert_eq!(s.quiet_by_phase, [(1, 1), (2, 0), (0, 0), (0, 0), (0, 0)]);
+        assert_eq!(s.quiet_miss_distance, [0, 1, 0, 0, 1]);
+        let text = s.text();
+        assert!(text.contains(" 0-9 100% (1/1) 10-14 0% (0/2)"), "{text}");
+        assert!(text.contains(" 30+ 0% (0/0)\n"), "{text}");
+        assert!(text.contains(" 2: 1 3: 0 4: 0 5+: 1\n"), "{text}");
+        assert_eq!(
+            (phase_of(0), phase_of(9), phase_of(10), phase_of(99)),
+            (0, 0, 1, 4)
+        );
     }
 
     #[test]
