@@ -348,8 +348,12 @@ impl Adam {
 pub struct FitConfig {
     /// Gradient steps of each fit.
     pub steps: usize,
-    /// Adam's step size (logits).
+    /// Adam's step size at the first step (logits).
     pub lr: f64,
+    /// Adam's step size at the last step: it decays geometrically from `lr`. A constant step
+    /// leaves full-batch Adam circling the minimum (the loss rises again after a few hundred
+    /// steps); the decay lets it settle.
+    pub final_lr: f64,
     /// L2 on the evaluation's additive part.
     pub eval_base_l2: f64,
     /// L2 on the evaluation's per-combination residuals.
@@ -363,13 +367,22 @@ pub struct FitConfig {
 impl Default for FitConfig {
     fn default() -> FitConfig {
         FitConfig {
-            steps: 1500,
+            steps: 3000,
             lr: 0.02,
+            final_lr: 0.0005,
             eval_base_l2: 1e-6,
             eval_resid_l2: 1e-3,
             policy_base_l2: 1e-6,
             policy_resid_l2: 1e-3,
         }
+    }
+}
+
+impl FitConfig {
+    /// Adam's step size at step `step` of [`FitConfig::steps`].
+    pub fn step_size(&self, step: usize) -> f64 {
+        let t = step as f64 / self.steps.max(1) as f64;
+        self.lr * (self.final_lr / self.lr).powf(t)
     }
 }
 
@@ -545,6 +558,7 @@ pub fn fit_eval(
             log(&format!("eval step {step}: loss {loss:.5}"));
         }
         if step < cfg.steps {
+            adam.lr = cfg.step_size(step);
             adam.step(&mut p, &g);
         }
     }
@@ -623,6 +637,7 @@ pub fn fit_policy(train: &[Sample], model: &Model, cfg: &FitConfig, log: &dyn Fn
             log(&format!("policy step {step}: loss {loss:.5}"));
         }
         if step < cfg.steps {
+            adam.lr = cfg.step_size(step);
             adam.step(&mut p, &g);
         }
     }

@@ -72,6 +72,9 @@ pub enum Command {
         /// Gradient steps.
         #[arg(long, default_value_t = FitConfig::default().steps)]
         steps: usize,
+        /// Adam's step size at the last step (it decays geometrically from the first's, 0.02).
+        #[arg(long, default_value_t = FitConfig::default().final_lr)]
+        final_lr: f64,
         /// L2 on the evaluation residuals.
         #[arg(long, default_value_t = FitConfig::default().eval_resid_l2)]
         eval_l2: f64,
@@ -170,6 +173,7 @@ fn run_command(command: Command, config: &Config) -> Result<(), String> {
             result_share,
             selfplay_weight,
             steps,
+            final_lr,
             eval_l2,
             policy_l2,
             classic_policy,
@@ -187,6 +191,7 @@ fn run_command(command: Command, config: &Config) -> Result<(), String> {
                 },
                 fit: FitConfig {
                     steps,
+                    final_lr,
                     eval_resid_l2: eval_l2,
                     policy_resid_l2: policy_l2,
                     ..FitConfig::default()
@@ -213,7 +218,7 @@ fn run_command(command: Command, config: &Config) -> Result<(), String> {
             let outcome = train::fit_weights(&labelled, &groups, &played, &opts, &log);
             eprintln!("{}\n{}", outcome.before, outcome.after);
             let header = format!(
-                "bango evaluation and policy weights, freestyle, fitted by\n  pbrain-bango train fit --out {} --scale {scale} --mate-weight {mate_weight} --result-share {result_share} --selfplay-weight {selfplay_weight} --steps {steps} --eval-l2 {eval_l2} --policy-l2 {policy_l2}{}{}\nto {} ({} teacher positions) and {} self-play positions.\n{}\n{}",
+                "bango evaluation and policy weights, freestyle, fitted by\n  pbrain-bango train fit --out {} --scale {scale} --mate-weight {mate_weight} --result-share {result_share} --selfplay-weight {selfplay_weight} --steps {steps} --final-lr {final_lr} --eval-l2 {eval_l2} --policy-l2 {policy_l2}{}{}\nto {} ({} teacher positions) and {} self-play positions.\n{}\n{}",
                 out.display(),
                 match opts.policy {
                     PolicyFit::Classic => " --classic-policy",
