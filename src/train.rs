@@ -218,6 +218,16 @@ pub struct Targets {
     pub selfplay_weight: f64,
 }
 
+impl Targets {
+    /// Every label as given: forced results and self-play positions weigh as much as the rest,
+    /// and a self-play target is the search's alone.
+    pub const AS_LABELLED: Targets = Targets {
+        mate_weight: 1.0,
+        result_share: 0.0,
+        selfplay_weight: 1.0,
+    };
+}
+
 /// The samples of labelled positions (positions the evaluation is never read in are left
 /// out), with `selfplay` telling how to read the labels.
 pub fn samples(positions: &[&Labelled], targets: &Targets, selfplay: bool) -> Vec<Sample> {
@@ -1033,12 +1043,7 @@ mod tests {
             .map(|l| teacher::parse_line(l, 1).unwrap().unwrap())
             .collect();
         let refs: Vec<&Labelled> = ls.iter().collect();
-        let t = Targets {
-            mate_weight: 1.0,
-            result_share: 0.0,
-            selfplay_weight: 1.0,
-        };
-        let s = samples(&refs, &t, false);
+        let s = samples(&refs, &Targets::AS_LABELLED, false);
         assert_eq!(s.len(), 2);
         assert!(s.iter().all(|x| x.best.is_some()));
         let zero = Model::of_weights(&Weights::zero());

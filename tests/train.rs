@@ -18,12 +18,7 @@ fn decaying_step_size_ends_lower_than_a_constant_one() {
         .take(60)
         .collect();
     let refs: Vec<&Labelled> = ls.iter().collect();
-    let t = Targets {
-        mate_weight: 1.0,
-        result_share: 0.0,
-        selfplay_weight: 1.0,
-    };
-    let s = samples(&refs, &t, false);
+    let s = samples(&refs, &Targets::AS_LABELLED, false);
     assert!(s.len() >= 50, "{} samples", s.len());
     let (pattern, rung, tempo) = classic_additive();
     let loss = |final_lr: f64| {
