@@ -29,9 +29,10 @@
 //! Both are plain full-batch gradient descent (Adam) from a fixed start, so the same data
 //! gives the same weights. The step size decays geometrically over the steps
 //! ([`FitConfig::final_lr`]): at a constant step the full-batch loss stops falling after a few
-//! hundred steps and circles the minimum, and weights taken from there played far worse. The weights are written in search units: `scale` units per logit
-//! for the evaluation (kept at the hand-set evaluation's measured scale so the search's margins
-//! keep their meaning), [`POLICY_UNITS`] per logit for the policy.
+//! hundred steps and circles the minimum, and weights taken from there played far worse. The
+//! weights are written in search units: `scale` units per logit for the evaluation (kept at
+//! the hand-set evaluation's measured scale so the search's margins keep their meaning),
+//! [`POLICY_UNITS`] per logit for the policy.
 
 use crate::algo::alphabeta::AlphaBeta;
 use crate::algo::{Algorithm, Request};
