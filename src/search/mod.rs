@@ -1,7 +1,8 @@
 //! The alpha-beta search: negamax with principal variation search, iterative deepening,
-//! aspiration windows, a quiescence search on fours, late move reductions (by lateness and by
-//! how far the move policy rates a move below the best), move-count pruning, killers and
-//! history, over the incrementally evaluated [`crate::position::Position`].
+//! aspiration windows, a quiescence search on fours, optional extensions of forced replies,
+//! late move reductions (by lateness and by how far the move policy rates a move below the
+//! best), move-count pruning, killers and history, over the incrementally evaluated
+//! [`crate::position::Position`].
 //!
 //! # Files
 //! - [`score`]: the win scale and the table's re-basing of win scores.

@@ -67,8 +67,20 @@ impl Run<'_, '_> {
         }
         self.order(&mut moves, tt_move, ply);
 
-        // Steps 7-12. The move loop, and the bound it stores.
-        let best = self.search_moves::<false>(&mut moves, depth, alpha, beta, ply, pv_node, key);
+        // Step 7. Forced replies: a block of a five, or a defence against an open three, is
+        // searched a ply deeper (when enabled), so that the attacker's threats alone spend the
+        // depth and a threat sequence is read as deep as its attacking moves allow. The
+        // attacker's moves still cost a ply each, so the extension cannot recur without end.
+        let extension = match scope {
+            Scope::Block => self.params.extend_blocks,
+            Scope::Defend => self.params.extend_defences,
+            Scope::Win | Scope::All => false,
+        };
+        let search_depth = depth + i32::from(extension);
+
+        // Steps 8-12. The move loop, and the bound it stores.
+        let best =
+            self.search_moves::<false>(&mut moves, search_depth, alpha, beta, ply, pv_node, key);
         self.stack[ply].moves = moves;
         best
     }

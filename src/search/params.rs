@@ -25,6 +25,14 @@ crate::declare_settings! {
         move_count_pruning: bool = true, "BANGO_MCP";
         /// Restrict moves to defences when the opponent has an open three (changes values).
         threat_prune: bool = true, "BANGO_THREAT_PRUNE";
+        /// A forced block of a five is searched one ply deeper, so that a line of fours costs
+        /// the search one ply per four, not two (changes values; off: with the defence
+        /// extension it lost 58 Elo at 300 ms, README "Search").
+        extend_blocks: bool = false, "BANGO_EXTEND_BLOCKS";
+        /// The defences against an open three (a node whose moves [`Params::threat_prune`]
+        /// restricts) are searched one ply deeper, so that a line of threes and fours, a VCT,
+        /// costs the search one ply per threat (changes values; off: no gain at 300 ms).
+        extend_defences: bool = false, "BANGO_EXTEND_DEFENCES";
         /// Own fours the quiescence search may play in a row (changes values).
         qsearch_fours: i32 = 2, "BANGO_QSEARCH_FOURS";
         /// Under freestyle and standard, the quiescence's last four must be one that can still

@@ -116,3 +116,44 @@ fn the_last_quiescence_four_is_pruned_only_where_it_cannot_win() {
     // Under renju a four whose block is forbidden wins, so the rule stays out of it.
     assert_eq!(run(&renju, true), run(&renju, false));
 }
+
+/// The forced-reply extensions (`BANGO_EXTEND_BLOCKS`, `BANGO_EXTEND_DEFENCES`) make a threat
+/// sequence cost the search only its attacking moves: at the same nominal depth the search with
+/// them proves wins by threes and fours that it cannot see without them, and every win it
+/// proved without them it still proves.
+#[test]
+fn forced_reply_extensions_prove_vcts_at_a_lower_depth() {
+    let puzzles = load("puzzles-vct.txt", "renju", 71, 50);
+    let depth = 3;
+    let proofs = |extend: bool| -> Vec<bool> {
+        puzzles
+            .iter()
+            .map(|p| {
+                let params = Params {
+                    extend_blocks: extend,
+                    extend_defences: extend,
+                    ..Params::default()
+                };
+                search_in(p, Plan::depth(depth), params, 1 << 20).score >= WIN_MIN
+            })
+            .collect()
+    };
+    let (on, off) = (proofs(true), proofs(false));
+    let count = |v: &[bool]| v.iter().filter(|&&w| w).count();
+    println!(
+        "depth {depth}: {} of {} proved with the extensions, {} without",
+        count(&on),
+        puzzles.len(),
+        count(&off)
+    );
+    assert!(
+        on.iter().zip(&off).all(|(&a, &b)| a || !b),
+        "a proof was lost"
+    );
+    assert!(
+        count(&on) >= count(&off) + 5,
+        "{} against {}",
+        count(&on),
+        count(&off)
+    );
+}
