@@ -273,6 +273,54 @@ pub fn runs_at_least(stones: &BitBoard, dir: Direction, len: usize) -> BitBoard 
     runs
 }
 
+/// For each direction, the cells where a five-cell window starts: its five cells lie on the
+/// grid along that direction without wrapping across a row.
+fn five_window_starts() -> &'static [BitBoard; 4] {
+    static STARTS: std::sync::OnceLock<[BitBoard; 4]> = std::sync::OnceLock::new();
+    STARTS.get_or_init(|| {
+        Direction::ALL.map(|dir| {
+            let step = step_mask(dir);
+            let mut v = step;
+            for k in 1..4 {
+                v = v.and(&step.shift_down(k * dir.stride()));
+            }
+            v
+        })
+    })
+}
+
+/// Every cell of every five-cell window of the grid (along any direction) that holds at least
+/// four cells of `stones`. A cell that completes five in a row lies in such a window (with the
+/// other four of its five), so on any board this is a superset of the winning points, found
+/// with a few shifts.
+pub fn cells_of_near_fives(stones: &BitBoard) -> BitBoard {
+    let mut out = BitBoard::EMPTY;
+    for (dir, valid) in Direction::ALL.iter().zip(five_window_starts()) {
+        let s = dir.stride();
+        let shifted: [BitBoard; 5] = std::array::from_fn(|k| stones.shift_down(k * s));
+        // At least four of five: some window cell may be missing, but then all the others are
+        // there.
+        let mut starts = BitBoard::EMPTY;
+        for missing in 0..5 {
+            let mut all_others = *valid;
+            for (k, b) in shifted.iter().enumerate() {
+                if k != missing {
+                    all_others = all_others.and(b);
+                }
+            }
+            for (o, w) in starts.0.iter_mut().zip(all_others.0.iter()) {
+                *o |= *w;
+            }
+        }
+        for start in starts.iter() {
+            for k in 0..5 {
+                out.insert(Pos((start.index() + k * s) as u16));
+            }
+        }
+    }
+    out
+}
+
 /// Zobrist keys: one per (colour, cell), plus [`SIDE_KEY`]. Fixed seeds, so keys agree across
 /// runs, threads and processes (a requirement for reproducible search and shared tables).
 const fn make_zobrist() -> [[u64; CELLS]; 2] {
@@ -620,6 +668,52 @@ mod tests {
     use super::*;
 
     use crate::rng::SplitMix64 as Lcg;
+
+    /// The shift version against a plain walk over every window of the grid, with stones on
+    /// boards of every size, crowded and sparse (windows at the edges and the row wrap included).
+    #[test]
+    fn cells_of_near_fives_equal_a_plain_window_walk() {
+        let mut rng = Lcg::new(5);
+        let mut nonempty = 0;
+        for round in 0..400 {
+            let size = [5, 9, 15, 20, 32][round % 5];
+            let mut stones = BitBoard::EMPTY;
+            let n = rng.next_u64() as usize % (size * size / 2 + 1);
+            for _ in 0..n {
+                let p = Pos::new(
+                    rng.next_u64() as usize % size,
+                    rng.next_u64() as usize % size,
+                );
+                stones.insert(p);
+            }
+            let mut plain = BitBoard::EMPTY;
+            for y in 0..MAX_SIZE {
+                for x in 0..MAX_SIZE {
+                    for dir in Direction::ALL {
+                        let cells: Vec<Pos> = (0..5)
+                            .filter_map(|k| Pos::new(x, y).offset(dir, k, MAX_SIZE))
+                            .collect();
+                        if cells.len() == 5
+                            && cells.iter().filter(|&&p| stones.contains(p)).count() >= 4
+                        {
+                            for p in cells {
+                                plain.insert(p);
+                            }
+                        }
+                    }
+                }
+            }
+            if !plain.is_empty() {
+                nonempty += 1;
+            }
+            assert_eq!(
+                cells_of_near_fives(&stones),
+                plain,
+                "round {round} size {size}"
+            );
+        }
+        assert!(nonempty > 200, "only {nonempty} boards with a near five");
+    }
 
     #[test]
     fn key_is_incremental_and_undo_restores_everything() {

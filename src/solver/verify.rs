@@ -7,9 +7,10 @@
 //!   scan, fails if the defender can win at once, and requires the defender's listed reply to be
 //!   the only legal move that stops every winning point.
 //!
-//! The scans skip only what geometry settles without the rules: a winning point has a stone of
-//! its colour next to it, and a stone off every line through the winning points (within five
-//! cells) changes none of them. The unit tests hold these scans equal to plain full scans.
+//! The scans skip only what geometry settles without the rules: a winning point lies in a
+//! five-cell window holding four stones of its colour, and a stone off every line through the
+//! winning points (within five cells) changes none of them. The unit tests hold these scans
+//! equal to plain full scans.
 //! - [`verify_tree`]: a VCT proof tree. At each defender turn it tries every empty cell: a move
 //!   in the tree is followed; any other legal move must lose at once or to a VCF of the
 //!   attacker that [`verify_vcf`] accepts (found by a VCF search, then checked here).
@@ -17,28 +18,29 @@
 use super::vcf::VcfSolver;
 use super::vct::Tree;
 use super::{Budget, Proof};
-use crate::board::{BitBoard, Board, Color, Pos};
+use crate::board::{cells_of_near_fives, BitBoard, Board, Color, Direction, Pos};
 use crate::rules::{self, MoveOutcome, Rule};
 
-/// Every empty cell where colour `c` wins at once (a scan of every empty cell next to a stone
-/// of `c`: a winning point extends a line of them, so it has one as a neighbour).
+/// Every empty cell where colour `c` wins at once, in index order (the referee asked at every
+/// empty cell of a five-cell window holding four stones of `c`: a winning point's five is one).
 fn winning_points(b: &Board, c: Color, rule: Rule) -> Vec<Pos> {
-    let near = next_to(b, c);
-    b.empty_cells()
-        .filter(|&q| near.contains(q) && rules::is_win_at(b, q, c, rule))
+    cells_of_near_fives(b.stones(c))
+        .iter()
+        .filter(|&q| b.is_empty_at(q) && rules::is_win_at(b, q, c, rule))
         .collect()
 }
 
-/// The empty cells with a stone of `c` among their eight neighbours.
-fn next_to(b: &Board, c: Color) -> BitBoard {
+/// The cells within five cells of one of `wins` on one of its four lines, in index order: only
+/// a stone there can change whether the attacker wins at one of them (a winning point's line,
+/// its ends included for caro's blocked ends, lies that close).
+fn near_lines(b: &Board, wins: &[Pos]) -> BitBoard {
     let mut out = BitBoard::EMPTY;
-    for p in b.stones(c).iter() {
-        for dy in -1i64..=1 {
-            for dx in -1i64..=1 {
-                if let Some(q) = b.pos(p.x() as i64 + dx, p.y() as i64 + dy) {
-                    if b.is_empty_at(q) {
-                        out.insert(q);
-                    }
+    for &w in wins {
+        out.insert(w);
+        for dir in Direction::ALL {
+            for k in (-5..=5).filter(|&k| k != 0) {
+                if let Some(q) = w.offset(dir, k, b.size()) {
+                    out.insert(q);
                 }
             }
         }
@@ -46,32 +48,31 @@ fn next_to(b: &Board, c: Color) -> BitBoard {
     out
 }
 
-/// Whether a stone at `q` can change whether the attacker wins at one of `wins`: a winning
-/// point's line, its ends included (caro's blocked ends), lies within five cells of it on one
-/// of its four lines.
-fn touches(q: Pos, wins: &[Pos]) -> bool {
-    wins.iter().any(|&w| {
-        let (dx, dy) = (q.x().abs_diff(w.x()), q.y().abs_diff(w.y()));
-        (dx == 0 || dy == 0 || dx == dy) && dx.max(dy) <= 5
-    })
-}
-
 /// After the attacker's move, the defender's legal moves that leave the attacker no winning
 /// point, or an error if the defender can win at once.
+#[cfg(test)]
 fn defences(b: &mut Board, a: Color, rule: Rule) -> Result<Vec<Pos>, String> {
-    let d = a.opponent();
     let wins = winning_points(b, a, rule);
-    let own = next_to(b, d);
-    let empties: Vec<Pos> = b.empty_cells().collect();
+    defences_of(b, a, rule, &wins)
+}
+
+/// [`defences`] when the attacker's winning points `wins` are known.
+fn defences_of(b: &mut Board, a: Color, rule: Rule, wins: &[Pos]) -> Result<Vec<Pos>, String> {
+    let d = a.opponent();
+    if let Some(q) = winning_points(b, d, rule).first() {
+        return Err(format!("defender wins at {q}"));
+    }
+    // With a winning point, a stone away from every winning point's lines leaves them all.
+    let cands: Vec<Pos> = if wins.is_empty() {
+        b.empty_cells().collect()
+    } else {
+        near_lines(b, wins)
+            .iter()
+            .filter(|&q| b.is_empty_at(q))
+            .collect()
+    };
     let mut out = Vec::new();
-    for q in empties {
-        if own.contains(q) && rules::is_win_at(b, q, d, rule) {
-            return Err(format!("defender wins at {q}"));
-        }
-        // A stone away from every winning point's lines leaves them all (and there is one).
-        if !wins.is_empty() && !touches(q, &wins) {
-            continue;
-        }
+    for q in cands {
         b.put(q, d).expect("empty cell");
         let stops = wins
             .iter()
@@ -86,6 +87,18 @@ fn defences(b: &mut Board, a: Color, rule: Rule) -> Result<Vec<Pos>, String> {
 
 /// Checks a VCF line from the side to move (see [`Proof::Win`]). The board is left as found.
 pub fn verify_vcf(board: &Board, rule: Rule, line: &[Pos]) -> Result<(), String> {
+    verify_vcf_seeing(board, rule, line, &mut Vec::new())
+}
+
+/// [`verify_vcf`], also listing in `seen` every cell its verdict looked at closely: the line's
+/// moves and the attacker's winning points at each defender turn (see [`Footprint`]).
+fn verify_vcf_seeing(
+    board: &Board,
+    rule: Rule,
+    line: &[Pos],
+    seen: &mut Vec<Pos>,
+) -> Result<(), String> {
+    seen.extend_from_slice(line);
     let mut b = board.clone();
     let a = b.side_to_move();
     let d = a.opponent();
@@ -106,10 +119,12 @@ pub fn verify_vcf(board: &Board, rule: Rule, line: &[Pos]) -> Result<(), String>
             Ok(MoveOutcome::Draw) => return Err("board full".into()),
             Ok(MoveOutcome::Continue) => {}
         }
-        if winning_points(&b, a, rule).is_empty() {
+        let wins = winning_points(&b, a, rule);
+        if wins.is_empty() {
             return Err(format!("attacker move {m} is not a four"));
         }
-        let defs = defences(&mut b, a, rule)?;
+        seen.extend_from_slice(&wins);
+        let defs = defences_of(&mut b, a, rule, &wins)?;
         let Some(&r) = line.get(i + 1) else {
             return if defs.is_empty() {
                 Ok(())
@@ -146,118 +161,259 @@ pub fn verify_vcf(board: &Board, rule: Rule, line: &[Pos]) -> Result<(), String>
 /// Checks a VCT proof tree from the side to move against every defender move, within `budget`
 /// (running out of it is an error: nothing unchecked is accepted). The board is left as found.
 pub fn verify_tree(board: &Board, rule: Rule, tree: &Tree, budget: &Budget) -> Result<(), String> {
+    verify_tree_with(board, rule, tree, budget, true)
+}
+
+/// [`verify_tree`], with or without the [`Footprint`] shortcut (tests hold the two equal).
+fn verify_tree_with(
+    board: &Board,
+    rule: Rule,
+    tree: &Tree,
+    budget: &Budget,
+    shortcut: bool,
+) -> Result<(), String> {
     let mut b = board.clone();
     let a = b.side_to_move();
-    let mut solver = VcfSolver::new();
-    let mut cache: Vec<Vec<Pos>> = Vec::new();
-    check_node(&mut b, rule, a, tree, budget, &mut solver, &mut cache)
+    let mut v = TreeCheck {
+        rule,
+        a,
+        budget,
+        solver: VcfSolver::new(),
+        cache: Vec::new(),
+        shortcut,
+    };
+    v.node(&mut b, tree)
 }
 
-fn check_node(
-    b: &mut Board,
+/// One tree check: the rule, the attacker, the budget, and the VCF search and recently
+/// accepted lines shared by every refutation.
+struct TreeCheck<'a> {
     rule: Rule,
     a: Color,
-    tree: &Tree,
-    budget: &Budget,
-    solver: &mut VcfSolver,
-    cache: &mut Vec<Vec<Pos>>,
-) -> Result<(), String> {
-    let d = a.opponent();
-    let m = tree.attack;
-    match rules::play_checked(b, m, a, rule) {
-        Err(e) => return Err(format!("attacker move {m}: {e}")),
-        Ok(MoveOutcome::Win) => {
-            b.undo();
-            return Ok(());
-        }
-        Ok(MoveOutcome::Draw) => {
-            b.undo();
-            return Err("board full".into());
-        }
-        Ok(MoveOutcome::Continue) => {}
-    }
-    let result = check_replies(b, rule, a, d, tree, budget, solver, cache);
-    b.undo();
-    result
+    budget: &'a Budget<'a>,
+    solver: VcfSolver,
+    cache: Vec<Vec<Pos>>,
+    /// Whether the [`Footprint`] shortcut may settle a defence.
+    shortcut: bool,
 }
 
-#[allow(clippy::too_many_arguments)]
-fn check_replies(
-    b: &mut Board,
-    rule: Rule,
-    a: Color,
-    d: Color,
-    tree: &Tree,
-    budget: &Budget,
-    solver: &mut VcfSolver,
-    cache: &mut Vec<Vec<Pos>>,
-) -> Result<(), String> {
-    let wins = winning_points(b, a, rule);
-    let own = next_to(b, d);
-    let empties: Vec<Pos> = b.empty_cells().collect();
-    for q in empties {
-        if budget.expired() {
-            return Err("out of budget".into());
+impl TreeCheck<'_> {
+    /// Plays the attacker's move of `tree` and checks every defender reply to it.
+    fn node(&mut self, b: &mut Board, tree: &Tree) -> Result<(), String> {
+        let m = tree.attack;
+        match rules::play_checked(b, m, self.a, self.rule) {
+            Err(e) => return Err(format!("attacker move {m}: {e}")),
+            Ok(MoveOutcome::Win) => {
+                b.undo();
+                return Ok(());
+            }
+            Ok(MoveOutcome::Draw) => {
+                b.undo();
+                return Err("board full".into());
+            }
+            Ok(MoveOutcome::Continue) => {}
         }
-        if own.contains(q) && rules::is_win_at(b, q, d, rule) {
-            return Err(format!("after {}, defender wins at {q}", tree.attack));
-        }
-        let listed = tree.replies.iter().find(|(p, _)| *p == q);
-        // Black's forbidden points are no defence; the (costly) test runs only for a listed
-        // reply and for a move the attacker could not be shown to beat.
-        let forbidden = |b: &mut Board| d == Color::Black && rules::is_forbidden(b, q, rule);
-        if listed.is_some() && forbidden(b) {
-            continue;
-        }
-        b.put(q, d).expect("empty cell");
-        let r = if let Some((_, sub)) = listed {
-            check_node(b, rule, a, sub, budget, solver, cache)
-        } else if wins
-            .iter()
-            .any(|&w| w != q && rules::is_win_at(b, w, a, rule))
-        {
-            Ok(())
-        } else {
-            refuted_by_vcf(b, rule, a, budget, solver, cache)
-                .map_err(|e| format!("after {}, defence {q} is not refuted: {e}", tree.attack))
-        };
+        let result = self.replies(b, tree);
         b.undo();
-        if r.is_err() && listed.is_none() && forbidden(b) {
-            continue;
-        }
-        r?;
+        result
     }
-    Ok(())
+
+    /// Every empty cell as the defender's reply to `tree.attack` (just played): a listed reply
+    /// must lead to a subtree that checks, any other legal move must lose at once or to a VCF.
+    fn replies(&mut self, b: &mut Board, tree: &Tree) -> Result<(), String> {
+        let (rule, a) = (self.rule, self.a);
+        let d = a.opponent();
+        let wins = winning_points(b, a, rule);
+        let own_wins = winning_points(b, d, rule);
+        let empties: Vec<Pos> = b.empty_cells().collect();
+        let footprint = if wins.is_empty() && self.shortcut {
+            Footprint::of_pass(b, rule, a, self.budget, &mut self.solver, empties.len())
+        } else {
+            None
+        };
+        if let Some(f) = &footprint {
+            self.remember(f.line.clone());
+        }
+        for q in empties {
+            if self.budget.expired() {
+                return Err("out of budget".into());
+            }
+            if own_wins.contains(&q) {
+                return Err(format!("after {}, defender wins at {q}", tree.attack));
+            }
+            let listed = tree.replies.iter().find(|(p, _)| *p == q);
+            // Black's forbidden points are no defence; the (costly) test runs only for a listed
+            // reply and for a move the attacker could not be shown to beat.
+            let forbidden = |b: &mut Board| d == Color::Black && rules::is_forbidden(b, q, rule);
+            if listed.is_some() && forbidden(b) {
+                continue;
+            }
+            b.put(q, d).expect("empty cell");
+            let r = if let Some((_, sub)) = listed {
+                self.node(b, sub)
+            } else if wins
+                .iter()
+                .any(|&w| w != q && rules::is_win_at(b, w, a, rule))
+                || footprint.as_ref().is_some_and(|f| f.keeps(b, q, d, rule))
+            {
+                Ok(())
+            } else {
+                self.refuted_by_vcf(b)
+                    .map_err(|e| format!("after {}, defence {q} is not refuted: {e}", tree.attack))
+            };
+            b.undo();
+            if r.is_err() && listed.is_none() && forbidden(b) {
+                continue;
+            }
+            r?;
+        }
+        Ok(())
+    }
+
+    /// Whether the attacker (to move on `b`) wins by a VCF that [`verify_vcf`] accepts. Recently
+    /// accepted lines are tried first: most defences far from the fight leave them intact.
+    fn refuted_by_vcf(&mut self, b: &mut Board) -> Result<(), String> {
+        debug_assert_eq!(b.side_to_move(), self.a);
+        for (i, line) in self.cache.iter().enumerate() {
+            if verify_vcf(b, self.rule, line).is_ok() {
+                let l = self.cache.remove(i);
+                self.cache.insert(0, l);
+                return Ok(());
+            }
+        }
+        match self.solver.solve(b, self.rule, self.a, self.budget) {
+            Proof::Win(line) => {
+                verify_vcf(b, self.rule, &line)?;
+                self.remember(line);
+                Ok(())
+            }
+            Proof::NoWin => Err("the attacker has no VCF".into()),
+            Proof::Unknown => Err("out of budget".into()),
+        }
+    }
+
+    /// Puts a line first among the recently accepted ones.
+    fn remember(&mut self, line: Vec<Pos>) {
+        self.cache.insert(0, line);
+        self.cache.truncate(8);
+    }
 }
 
-/// Whether the attacker (to move on `b`) wins by a VCF that [`verify_vcf`] accepts. Recently
-/// accepted lines are tried first: most defences far from the fight leave them intact.
-fn refuted_by_vcf(
-    b: &mut Board,
-    rule: Rule,
-    a: Color,
-    budget: &Budget,
-    solver: &mut VcfSolver,
-    cache: &mut Vec<Vec<Pos>>,
-) -> Result<(), String> {
-    debug_assert_eq!(b.side_to_move(), a);
-    for (i, line) in cache.iter().enumerate() {
-        if verify_vcf(b, rule, line).is_ok() {
-            let l = cache.remove(i);
-            cache.insert(0, l);
-            return Ok(());
+/// The attacker's VCF after its threat as if the defender passed, verified, and the cells where
+/// a defender stone could change that verdict: a defender reply outside them loses to the same
+/// line, with no search.
+///
+/// Why (rules other than renju, whose forbidden points depend on stones far away): let `L` pass
+/// [`verify_vcf`] on the board `B`, and let `q` be an empty cell that is no move of `L` and not
+/// within five cells, on one of its four lines, of a winning point the check met. Then on
+/// `B + q` every step of the check sees the same thing, as long as the defender never has a
+/// winning point:
+/// - the attacker's moves are on empty cells and win or not as before (a five, and caro's
+///   blocked ends, lie within five cells of the winning point it is played on);
+/// - the attacker's winning points are the same: a defender stone only ever removes one, and
+///   only on a line within five cells of it;
+/// - the moves that stop them are the same (the same argument after each candidate stop), and
+///   `q` was none of them;
+/// - the board holds enough empty cells that no move of `L` fills it (checked up front).
+///
+/// A defender winning point at some turn would be new, so it needs `q`: it completes five
+/// cells holding `q`, within four cells of it on one of its lines. Under freestyle more stones
+/// of the defender only make more such points, and the attacker's only remove them, so it
+/// suffices that none exists with `q` and all of `L`'s replies on `B` (the cells of later
+/// replies counted as the defender's). Under the exact-five rules a stone more can spoil a
+/// five, so the cells near the replies' lines join the zone instead and the test runs on
+/// `B + q`, where then only stones of `B` can share a five with `q`.
+struct Footprint {
+    /// The verified line.
+    line: Vec<Pos>,
+    /// Under freestyle, the line's defender replies (placed together to test the defender's
+    /// fives: more stones only make more of them).
+    replies: Vec<Pos>,
+    /// The cells a defender stone must avoid.
+    zone: BitBoard,
+}
+
+impl Footprint {
+    /// The footprint of the attacker's VCF on `b` (after its threat, the defender to move), if
+    /// it finds one within `budget` and [`verify_vcf`] accepts it.
+    fn of_pass(
+        b: &mut Board,
+        rule: Rule,
+        a: Color,
+        budget: &Budget,
+        solver: &mut VcfSolver,
+        empties: usize,
+    ) -> Option<Footprint> {
+        if rule == Rule::Renju {
+            return None;
         }
+        let d = b.side_to_move();
+        b.set_side_to_move(a);
+        let found = match solver.solve(b, rule, a, budget) {
+            Proof::Win(line) => Footprint::of_line(b, rule, line),
+            _ => None,
+        };
+        b.set_side_to_move(d);
+        found.filter(|f| f.line.len() + 2 < empties)
     }
-    match solver.solve(b, rule, a, budget) {
-        Proof::Win(line) => {
-            verify_vcf(b, rule, &line)?;
-            cache.insert(0, line);
-            cache.truncate(8);
-            Ok(())
+
+    /// The footprint of `line`, a VCF of the side to move on `b`, if [`verify_vcf`] accepts it.
+    fn of_line(b: &Board, rule: Rule, line: Vec<Pos>) -> Option<Footprint> {
+        let mut wins = Vec::new();
+        verify_vcf_seeing(b, rule, &line, &mut wins).ok()?;
+        let replies: Vec<Pos> = line.iter().skip(1).step_by(2).copied().collect();
+        let mut zone = near_lines(b, &wins);
+        for &p in &line {
+            zone.insert(p);
         }
-        Proof::NoWin => Err("the attacker has no VCF".into()),
-        Proof::Unknown => Err("out of budget".into()),
+        if rule != Rule::Freestyle {
+            // An exact five can be spoilt by one more stone: the replies' lines are kept out
+            // instead of testing the defender's fives with all of them on the board.
+            let near_replies = near_lines(b, &replies);
+            for (z, r) in zone.0.iter_mut().zip(near_replies.0.iter()) {
+                *z |= *r;
+            }
+        }
+        Some(Footprint {
+            line,
+            replies: if rule == Rule::Freestyle {
+                replies
+            } else {
+                Vec::new()
+            },
+            zone,
+        })
     }
+
+    /// Whether the line still wins after the defender's stone at `q` (on `b`, the attacker to
+    /// move).
+    fn keeps(&self, b: &mut Board, q: Pos, d: Color, rule: Rule) -> bool {
+        if self.zone.contains(q) {
+            return false;
+        }
+        // Undoing a stone hands the move to its colour: the side to move is restored after.
+        let side = b.side_to_move();
+        for &r in &self.replies {
+            b.put(r, d).expect("a reply of the line is empty");
+        }
+        let fives = wins_through(b, q, d, rule);
+        for _ in &self.replies {
+            b.undo();
+        }
+        b.set_side_to_move(side);
+        !fives
+    }
+}
+
+/// Whether colour `c` completes five at a cell within four cells of its stone at `q` on one of
+/// `q`'s lines, that cell empty or holding a stone of `c` (a reply placed ahead of its turn).
+fn wins_through(b: &Board, q: Pos, c: Color, rule: Rule) -> bool {
+    Direction::ALL.iter().any(|&dir| {
+        (-4..=4).filter(|&k| k != 0).any(|k| {
+            q.offset(dir, k, b.size())
+                .is_some_and(|p| b.at(p) != Some(c.opponent()) && rules::is_win_at(b, p, c, rule))
+        })
+    })
 }
 
 #[cfg(test)]
@@ -291,6 +447,153 @@ mod tests {
             }
         }
         Ok(out)
+    }
+
+    /// A random crowded middle of a 15x15 board: `stones` alternate colours from black, on
+    /// random cells of the 9x9 centre, and a few stray stones elsewhere (defender fours away
+    /// from the fight).
+    fn random_board(rng: &mut SplitMix64, stones: usize) -> Board {
+        let mut b = Board::new(15);
+        let mut colour = Color::Black;
+        let mut placed = 0;
+        while placed < stones {
+            let (lo, span) = if placed % 7 == 6 { (0, 15) } else { (3, 9) };
+            let p = Pos::new(
+                lo + (rng.next_u64() % span) as usize,
+                lo + (rng.next_u64() % span) as usize,
+            );
+            if b.is_empty_at(p) && !rules::is_win_at(&b, p, colour, Rule::Freestyle) {
+                b.put(p, colour).unwrap();
+                colour = colour.opponent();
+                placed += 1;
+            }
+        }
+        b
+    }
+
+    /// The footprint's promise, held against the full check: after a VCF found with the
+    /// defender passing, every defender stone the footprint keeps leaves a line that
+    /// [`verify_vcf`] accepts. Cells just outside the zone that give the defender a five are
+    /// met too (the test that refuses them matters).
+    #[test]
+    fn a_kept_defence_loses_to_the_same_line() {
+        let mut rng = SplitMix64::new(7);
+        let (mut kept, mut fives_refused, mut lines) = (0, 0, 0);
+        let mut solver = VcfSolver::new();
+        for round in 0..400 {
+            let mut b = random_board(&mut rng, 14 + round % 20);
+            let rule = [Rule::Freestyle, Rule::Standard, Rule::Caro][round % 3];
+            let a = b.side_to_move();
+            let d = a.opponent();
+            if !winning_points(&b, a, rule).is_empty() || !winning_points(&b, d, rule).is_empty() {
+                continue;
+            }
+            // The defender "passed": the attacker to move.
+            let Proof::Win(line) = solver.solve(&mut b, rule, a, &Budget::unlimited()) else {
+                continue;
+            };
+            let Some(f) = Footprint::of_line(&b, rule, line.clone()) else {
+                panic!("round {round}: the solver's line fails the check\n{b}");
+            };
+            lines += 1;
+            let empties: Vec<Pos> = b.empty_cells().collect();
+            b.set_side_to_move(d);
+            for q in empties {
+                b.put(q, d).unwrap();
+                let keeps = f.keeps(&mut b, q, d, rule);
+                assert_eq!(b.side_to_move(), a, "keeps leaves the board as found");
+                let holds = verify_vcf(&b, rule, &line).is_ok();
+                if keeps {
+                    kept += 1;
+                    assert!(
+                        holds,
+                        "round {round} {rule}: {q} kept, line {line:?} fails\n{b}"
+                    );
+                } else if !f.zone.contains(q) && !holds {
+                    fives_refused += 1;
+                }
+                b.undo();
+            }
+            b.set_side_to_move(a);
+        }
+        assert!(lines > 100, "only {lines} lines");
+        assert!(kept > 10_000, "only {kept} kept defences");
+        assert!(
+            fives_refused > 100,
+            "only {fives_refused} defences needed the fives test"
+        );
+    }
+
+    /// Drops the last reply of the `k`-th node (in depth-first order) that has one.
+    fn drop_reply(t: &mut Tree, k: &mut usize) -> bool {
+        if !t.replies.is_empty() {
+            if *k == 0 {
+                t.replies.pop();
+                return true;
+            }
+            *k -= 1;
+        }
+        t.replies.iter_mut().any(|(_, s)| drop_reply(s, k))
+    }
+
+    /// The tree check gives the same verdict with and without the footprint shortcut, on raw
+    /// df-pn trees (unverified) and on the same trees with one reply dropped (mostly wrong).
+    #[test]
+    fn the_footprint_changes_no_verdict() {
+        use crate::solver::dfpn::{DfpnOptions, DfpnSolver};
+        use crate::solver::vct::VctProof;
+        let mut rng = SplitMix64::new(11);
+        let (mut trees, mut accepted, mut rejected) = (0, 0, 0);
+        let budget = Budget {
+            max_nodes: Some(3000),
+            ..Budget::default()
+        };
+        for round in 0..300 {
+            let mut b = random_board(&mut rng, 12 + round % 12);
+            let rule = [Rule::Freestyle, Rule::Standard, Rule::Caro][round % 3];
+            let a = b.side_to_move();
+            let mut vcf = VcfSolver::new();
+            if !winning_points(&b, a.opponent(), rule).is_empty()
+                || !matches!(vcf.solve(&mut b, rule, a, &budget), Proof::NoWin)
+            {
+                continue;
+            }
+            let mut dfpn = DfpnSolver::new(DfpnOptions {
+                skip_verify: true,
+                ..DfpnOptions::default()
+            });
+            let VctProof::Win(tree) = dfpn.solve(&mut b, rule, a, &budget) else {
+                continue;
+            };
+            trees += 1;
+            let mut variants = vec![tree.clone()];
+            for k in 0..3 {
+                let mut t = tree.clone();
+                if drop_reply(&mut t, &mut { k }) {
+                    variants.push(t);
+                }
+            }
+            for t in &variants {
+                let unlimited = Budget::unlimited();
+                let with = verify_tree_with(&b, rule, t, &unlimited, true);
+                let without = verify_tree_with(&b, rule, t, &unlimited, false);
+                assert_eq!(
+                    with.is_ok(),
+                    without.is_ok(),
+                    "round {round} {rule}: {with:?} {without:?}\n{b}"
+                );
+                if with.is_ok() {
+                    accepted += 1;
+                } else {
+                    rejected += 1;
+                }
+            }
+        }
+        assert!(trees > 30, "only {trees} trees");
+        assert!(
+            accepted > 30 && rejected > 30,
+            "{accepted} accepted, {rejected} rejected"
+        );
     }
 
     /// Random crowded corners of a 15x15 board (many fours, fives and forbidden points): the
