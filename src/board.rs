@@ -223,6 +223,44 @@ impl BitBoard {
         BitBoard(r)
     }
 
+    /// The set moved by `n` cell indices away from index 0: bit `i + n` of the result is bit `i`
+    /// of `self` (bits pushed beyond the top are lost).
+    pub fn shift_up(&self, n: usize) -> BitBoard {
+        let words = n / 64;
+        let bits = n % 64;
+        let mut r = [0u64; CELLS / 64];
+        for (i, out) in r.iter_mut().enumerate().skip(words) {
+            let lo = self.0[i - words];
+            let below = if i > words { self.0[i - words - 1] } else { 0 };
+            *out = if bits == 0 {
+                lo
+            } else {
+                (lo << bits) | (below >> (64 - bits))
+            };
+        }
+        BitBoard(r)
+    }
+
+    /// Bitwise or.
+    #[inline]
+    pub fn or(&self, other: &BitBoard) -> BitBoard {
+        let mut r = *self;
+        for (a, b) in r.0.iter_mut().zip(other.0.iter()) {
+            *a |= *b;
+        }
+        r
+    }
+
+    /// The cells of `self` not in `other`.
+    #[inline]
+    pub fn minus(&self, other: &BitBoard) -> BitBoard {
+        let mut r = *self;
+        for (a, b) in r.0.iter_mut().zip(other.0.iter()) {
+            *a &= !*b;
+        }
+        r
+    }
+
     /// Iterates over the cells in the set in index order.
     pub fn iter(&self) -> impl Iterator<Item = Pos> + '_ {
         self.0.iter().enumerate().flat_map(|(wi, &w)| {

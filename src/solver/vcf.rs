@@ -29,7 +29,7 @@
 use super::replay::{self, DefenderFives};
 use super::threats::{self, Counts, Windows};
 use super::{verify, Budget, Proof};
-use crate::board::{zobrist, Board, Color, Direction, Pos};
+use crate::board::{zobrist, BitBoard, Board, Color, Direction, Pos, CELLS, MAX_SIZE, STRIDE};
 use crate::rules::{self, Rule};
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
@@ -633,6 +633,58 @@ pub(crate) fn line_region(board: &Board, line: &[Pos]) -> Vec<Pos> {
     out
 }
 
+/// [`line_region`] as a set: the same cells, from per-cell masks of the reach (computed once)
+/// instead of a walk.
+pub(crate) fn line_region_set(board: &Board, line: &[Pos]) -> BitBoard {
+    static REACH: std::sync::OnceLock<Box<[BitBoard]>> = std::sync::OnceLock::new();
+    let reach = REACH.get_or_init(|| {
+        (0..CELLS)
+            .map(|i| {
+                let p = Pos(i as u16);
+                let mut m = BitBoard::EMPTY;
+                m.insert(p);
+                for dir in Direction::ALL {
+                    for s in (-5..=5).filter(|&s| s != 0) {
+                        if let Some(q) = p.offset(dir, s, MAX_SIZE) {
+                            m.insert(q);
+                        }
+                    }
+                }
+                for dy in -2i32..=2 {
+                    for dx in -2i32..=2 {
+                        let (x, y) = (p.x() as i32 + dx, p.y() as i32 + dy);
+                        if (0..MAX_SIZE as i32).contains(&x) && (0..MAX_SIZE as i32).contains(&y) {
+                            m.insert(Pos::new(x as usize, y as usize));
+                        }
+                    }
+                }
+                m
+            })
+            .collect()
+    });
+    let mut out = BitBoard::EMPTY;
+    for &p in line {
+        for (o, r) in out.0.iter_mut().zip(reach[p.index()].0.iter()) {
+            *o |= *r;
+        }
+    }
+    // Only the board's empty cells: two rows of the grid per word.
+    const _: () = assert!(STRIDE == 32);
+    let size = board.size();
+    let row = if size >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << size) - 1
+    };
+    let (black, white) = (board.stones(Color::Black), board.stones(Color::White));
+    for (i, o) in out.0.iter_mut().enumerate() {
+        let (y0, y1) = (2 * i, 2 * i + 1);
+        let area = (if y0 < size { row } else { 0 }) | (if y1 < size { row << 32 } else { 0 });
+        *o &= area & !black.0[i] & !white.0[i];
+    }
+    out
+}
+
 /// Test position: black's open three in a column and open three in a row give black (to move) a
 /// VCF; white's scattered stones give white none. Shared by the solver's and the root proofs'
 /// tests.
@@ -656,6 +708,46 @@ mod tests {
 
     fn board(pic: &str) -> Board {
         Board::from_picture(pic).unwrap()
+    }
+
+    /// The mask version of the region holds the same cells as the walk, on boards of several
+    /// sizes with lines near the edges.
+    #[test]
+    fn line_region_set_equals_the_walk() {
+        let mut rng = crate::rng::SplitMix64::new(3);
+        for round in 0..300 {
+            let size = [7, 15, 20, 32][round % 4];
+            let mut b = Board::new(size);
+            let pick = |rng: &mut crate::rng::SplitMix64| {
+                Pos::new(
+                    (rng.next_u64() % size as u64) as usize,
+                    (rng.next_u64() % size as u64) as usize,
+                )
+            };
+            for k in 0..rng.next_u64() % 60 {
+                let p = pick(&mut rng);
+                if b.is_empty_at(p) {
+                    let c = if k % 2 == 0 {
+                        Color::Black
+                    } else {
+                        Color::White
+                    };
+                    b.put(p, c).unwrap();
+                }
+            }
+            let line: Vec<Pos> = (0..1 + rng.next_u64() % 9)
+                .map(|_| pick(&mut rng))
+                .collect();
+            let mut walk = BitBoard::EMPTY;
+            for q in line_region(&b, &line) {
+                walk.insert(q);
+            }
+            assert_eq!(
+                line_region_set(&b, &line),
+                walk,
+                "round {round} size {size}"
+            );
+        }
     }
 
     #[test]

@@ -198,11 +198,7 @@ pub(super) fn line_region(b: &Board, line: &[Pos], trace: Option<&Trace>) -> Bit
                 .filter(|&f| b.is_empty_at(f) && !line.contains(&f)),
         );
     }
-    let mut region = BitBoard::EMPTY;
-    for q in vcf::line_region(b, &cells) {
-        region.insert(q);
-    }
-    region
+    vcf::line_region_set(b, &cells)
 }
 
 /// How far (Chebyshev) a stone may stand from a point and still change its renju forbidden
