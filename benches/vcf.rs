@@ -1,8 +1,9 @@
 //! VCF and VCT solve times on fixed subsets of the shared puzzle files (every 97th VCF puzzle,
 //! the hardest VCF puzzle — the 155-ply composed renju line at index 1954 —, a few quick VCT
 //! puzzles for the old VCT search and the df-pn one). Before timing, each VCF subset and (under
-//! `cargo bench` only) every 300th VCT puzzle (df-pn) is solved once per puzzle and its solve
-//! rate, median and worst time per puzzle (and the proof trees' sizes) are printed.
+//! `cargo bench` only) every 300th VCT puzzle and every third position of `benches/onset-vct.txt`
+//! (df-pn) is solved once per puzzle and its solve rate, median and worst time per puzzle (and
+//! the proof trees' sizes) are printed.
 //! `cargo bench --bench vcf`.
 
 use bango::notation::{parse_puzzles, Puzzle};
@@ -14,6 +15,14 @@ use std::time::{Duration, Instant};
 fn load(name: &str) -> Vec<Puzzle> {
     let text = std::fs::read_to_string(data_dir().join(name)).expect("shared data");
     parse_puzzles(&text).expect("puzzle file parses")
+}
+
+/// The project's own freestyle VCT positions from decisive self-play games
+/// (`benches/onset-vct.txt`: long VCTs, the ones that decide games).
+fn onset_positions() -> Vec<Puzzle> {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("benches/onset-vct.txt");
+    let text = std::fs::read_to_string(path).expect("benches/onset-vct.txt");
+    parse_puzzles(&text).expect("onset file parses")
 }
 
 /// Solves each puzzle once (1 s budget) and prints the solve rate and per-puzzle times.
@@ -101,6 +110,9 @@ fn bench_vct(c: &mut Criterion) {
     if std::env::args().any(|a| a == "--bench") {
         let stride: Vec<&Puzzle> = all.iter().step_by(300).collect();
         dfpn_per_puzzle("vct_dfpn_every_300th", &stride);
+        let onset = onset_positions();
+        let every_third: Vec<&Puzzle> = onset.iter().step_by(3).collect();
+        dfpn_per_puzzle("vct_dfpn_onset_every_3rd", &every_third);
     }
     group.bench_function("vct_dfpn_quick4", |bench| {
         bench.iter(|| {

@@ -395,3 +395,61 @@ fn a_node_proved_after_a_forbidden_test_keeps_its_proving_attack() {
     };
     verify(&b, p.rule, p.side, &tree).unwrap();
 }
+
+/// Freestyle positions from bango's own games where a long VCT decides (`benches/onset-vct.txt`;
+/// these proved within 40 ms). Their trees hold many threes, where the verifier settles far
+/// defences by the footprint of the attacker's VCF.
+const ONSET_QUICK: [usize; 9] = [10, 13, 24, 66, 88, 106, 112, 132, 136];
+
+fn onset_positions() -> Vec<Puzzle> {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("benches/onset-vct.txt");
+    parse_puzzles(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+/// On those positions every raw tree verifies, a tree with one reply dropped is rejected, and
+/// so are the wins the solver claims with a defence hidden at every defender node.
+#[test]
+fn freestyle_onset_trees_verify_and_damaged_ones_do_not() {
+    let all = onset_positions();
+    assert_eq!(all.len(), 195);
+    let (mut dropped, mut dropped_rejected, mut hidden_rejected) = (0, 0, 0);
+    for i in ONSET_QUICK {
+        let p = &all[i];
+        assert_eq!(p.rule, Rule::Freestyle);
+        let mut b = p.board().unwrap();
+        let VctProof::Win(tree) = solve(&mut b, p.rule, p.side, raw(), &nodes(50_000)) else {
+            panic!("onset position {i} not proved");
+        };
+        verify(&b, p.rule, p.side, &tree).unwrap_or_else(|e| panic!("onset {i}: {e}"));
+        let mut damaged = tree.clone();
+        if drop_a_reply(&mut damaged) {
+            dropped += 1;
+            dropped_rejected += usize::from(verify(&b, p.rule, p.side, &damaged).is_err());
+        }
+        let hooked = DfpnOptions {
+            drop_one_defence: true,
+            ..raw()
+        };
+        if let VctProof::Win(t) = solve(&mut b, p.rule, p.side, hooked, &nodes(50_000)) {
+            hidden_rejected += usize::from(verify(&b, p.rule, p.side, &t).is_err());
+        }
+    }
+    assert!(dropped >= 5, "only {dropped} trees had a reply to drop");
+    assert_eq!(
+        dropped_rejected, dropped,
+        "a tree missing a defence was accepted"
+    );
+    assert!(
+        hidden_rejected >= 3,
+        "only {hidden_rejected} hooked claims rejected"
+    );
+}
+
+/// Drops the last reply of the first node (depth first) that has one.
+fn drop_a_reply(t: &mut Tree) -> bool {
+    if !t.replies.is_empty() {
+        t.replies.pop();
+        return true;
+    }
+    t.replies.iter_mut().any(|(_, s)| drop_a_reply(s))
+}
