@@ -47,7 +47,7 @@ fn quick_puzzles_are_won_and_every_tree_verifies() {
 }
 
 /// Drops one reply somewhere in the tree (the first node that has one).
-fn drop_a_reply(t: &mut Tree) -> bool {
+pub(crate) fn drop_a_reply(t: &mut Tree) -> bool {
     if !t.replies.is_empty() {
         t.replies.pop();
         return true;
