@@ -359,6 +359,34 @@ pub fn cells_of_near_fives(stones: &BitBoard) -> BitBoard {
     out
 }
 
+/// A random cell of a board of side `size` (tests).
+#[cfg(test)]
+pub(crate) fn random_cell(rng: &mut crate::rng::SplitMix64, size: usize) -> Pos {
+    Pos::new(
+        (rng.next_u64() % size as u64) as usize,
+        (rng.next_u64() % size as u64) as usize,
+    )
+}
+
+/// A board of side `size` after `draws` random cells, colours alternating from black by draw (a
+/// cell drawn twice keeps its first stone). For tests that want boards of every density.
+#[cfg(test)]
+pub(crate) fn scattered(rng: &mut crate::rng::SplitMix64, size: usize, draws: usize) -> Board {
+    let mut b = Board::new(size);
+    for k in 0..draws {
+        let p = random_cell(rng, size);
+        if b.is_empty_at(p) {
+            let c = if k % 2 == 0 {
+                Color::Black
+            } else {
+                Color::White
+            };
+            b.put(p, c).expect("an empty cell");
+        }
+    }
+    b
+}
+
 /// Zobrist keys: one per (colour, cell), plus [`SIDE_KEY`]. Fixed seeds, so keys agree across
 /// runs, threads and processes (a requirement for reproducible search and shared tables).
 const fn make_zobrist() -> [[u64; CELLS]; 2] {

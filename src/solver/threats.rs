@@ -521,21 +521,8 @@ mod tests {
         for round in 0..400 {
             let size = [5, 9, 15, 20, 32][round % 5];
             let windows = Windows::new(size);
-            let mut b = Board::new(size);
-            for k in 0..rng.next_u64() as usize % (size * size / 2 + 1) {
-                let p = Pos::new(
-                    (rng.next_u64() % size as u64) as usize,
-                    (rng.next_u64() % size as u64) as usize,
-                );
-                if b.is_empty_at(p) {
-                    let c = if k % 2 == 0 {
-                        Color::Black
-                    } else {
-                        Color::White
-                    };
-                    b.put(p, c).unwrap();
-                }
-            }
+            let draws = rng.next_u64() as usize % (size * size / 2 + 1);
+            let b = crate::board::scattered(&mut rng, size, draws);
             for a in [Color::Black, Color::White] {
                 let (fast, walk) = (scan(&b, &windows, a), scan_windows(&b, &windows, a));
                 let pairs = [

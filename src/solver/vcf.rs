@@ -717,26 +717,10 @@ mod tests {
         let mut rng = crate::rng::SplitMix64::new(3);
         for round in 0..300 {
             let size = [7, 15, 20, 32][round % 4];
-            let mut b = Board::new(size);
-            let pick = |rng: &mut crate::rng::SplitMix64| {
-                Pos::new(
-                    (rng.next_u64() % size as u64) as usize,
-                    (rng.next_u64() % size as u64) as usize,
-                )
-            };
-            for k in 0..rng.next_u64() % 60 {
-                let p = pick(&mut rng);
-                if b.is_empty_at(p) {
-                    let c = if k % 2 == 0 {
-                        Color::Black
-                    } else {
-                        Color::White
-                    };
-                    b.put(p, c).unwrap();
-                }
-            }
+            let draws = (rng.next_u64() % 60) as usize;
+            let b = crate::board::scattered(&mut rng, size, draws);
             let line: Vec<Pos> = (0..1 + rng.next_u64() % 9)
-                .map(|_| pick(&mut rng))
+                .map(|_| crate::board::random_cell(&mut rng, size))
                 .collect();
             let mut walk = BitBoard::EMPTY;
             for q in line_region(&b, &line) {
