@@ -15,7 +15,7 @@
 //!   in the tree is followed; any other legal move must lose at once or to a VCF of the
 //!   attacker that [`verify_vcf`] accepts (found by a VCF search, then checked here).
 
-use super::vcf::VcfSolver;
+use super::vcf::{Res, VcfSolver};
 use super::vct::Tree;
 use super::{Budget, Proof};
 use crate::board::{cells_of_near_fives, BitBoard, Board, Color, Direction, Pos};
@@ -349,8 +349,9 @@ impl Footprint {
         }
         let d = b.side_to_move();
         b.set_side_to_move(a);
-        let found = match solver.solve(b, rule, a, budget) {
-            Proof::Win(line) => Footprint::of_line(b, rule, line),
+        // The raw search: `of_line` checks the line (the solver's own check would repeat it).
+        let found = match solver.search(b, rule, a, solver.max_fours, budget) {
+            Res::Win(line) => Footprint::of_line(b, rule, line),
             _ => None,
         };
         b.set_side_to_move(d);
