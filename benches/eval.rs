@@ -1,9 +1,9 @@
 //! Evaluation speed: the O(1) incremental read, a make/unmake pair (the incremental update) and
 //! the from-scratch rebuild it replaces.
 
-use bango::notation;
-use bango::position::Position;
-use bango::rules::Rule;
+use bango::evaluation::position::Position;
+use bango::game::notation;
+use bango::game::rules::Rule;
 use criterion::{criterion_group, criterion_main, Criterion};
 use std::hint::black_box;
 

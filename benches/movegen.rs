@@ -1,9 +1,9 @@
 //! Move generation speed: every candidate scored and ranked on a 15x15 middle game.
 
-use bango::movegen;
-use bango::notation;
-use bango::position::Position;
-use bango::rules::Rule;
+use bango::evaluation::movegen;
+use bango::evaluation::position::Position;
+use bango::game::notation;
+use bango::game::rules::Rule;
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 
 fn bench(c: &mut Criterion) {

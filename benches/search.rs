@@ -1,10 +1,10 @@
 //! Fixed-depth search speed with nodes per second as the throughput (one worker, fresh table).
 
-use bango::notation;
-use bango::rules::Rule;
-use bango::search::{Context, Params, Worker};
-use bango::timeman::Plan;
-use bango::tt::TranspositionTable;
+use bango::game::notation;
+use bango::game::rules::Rule;
+use bango::search::alphabeta::{Context, Params, Worker};
+use bango::search::timeman::Plan;
+use bango::search::tt::TranspositionTable;
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use std::sync::atomic::AtomicBool;
 

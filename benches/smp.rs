@@ -25,12 +25,12 @@
 //!   this machine before any work is shared, and what sharing adds;
 //! - a criterion group `smp/time_to_depth6/{1,2,4}` on the same positions at depth 6.
 
-use bango::bench::{positions, BenchPosition};
-use bango::rules::Rule;
-use bango::search::{Params, Report};
-use bango::smp::{Job, LazySmp};
-use bango::timeman::Plan;
-use bango::tt::{TranspositionTable, DEFAULT_BYTES};
+use bango::front::bench::{positions, BenchPosition};
+use bango::game::rules::Rule;
+use bango::search::alphabeta::{Params, Report};
+use bango::search::smp::{Job, LazySmp};
+use bango::search::timeman::Plan;
+use bango::search::tt::{TranspositionTable, DEFAULT_BYTES};
 use criterion::{BenchmarkId, Criterion};
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};

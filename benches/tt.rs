@@ -2,10 +2,10 @@
 //! and with two threads contending for the same small table.
 //!
 //! `cargo bench --bench tt` (or `-- probe` etc. to filter).
-use bango::board::Pos;
+use bango::game::board::Pos;
 #[cfg(feature = "experiments")]
-use bango::tt::PackedSlot;
-use bango::tt::{ArcSlot, Bound, Slot, TranspositionTable};
+use bango::search::tt::PackedSlot;
+use bango::search::tt::{ArcSlot, Bound, Slot, TranspositionTable};
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -83,10 +83,10 @@ fn contended<S: Slot + 'static>(c: &mut Criterion) {
     g.finish();
 }
 
-/// What [`bango::tt::TableHandle`] keeps off the move clock: allocating and dropping a default
+/// What [`bango::search::tt::TableHandle`] keeps off the move clock: allocating and dropping a default
 /// size table, against the constant-time new-game clear.
 fn lifetime<S: Slot>(c: &mut Criterion) {
-    let bytes = bango::tt::DEFAULT_BYTES;
+    let bytes = bango::search::tt::DEFAULT_BYTES;
     let mut g = c.benchmark_group("lifetime");
     g.sample_size(10);
     g.bench_function(BenchmarkId::new("new+drop 64MiB", S::NAME), |b| {

@@ -6,7 +6,7 @@
 //! the proof trees' sizes) are printed.
 //! `cargo bench --bench vcf`.
 
-use bango::notation::{parse_puzzles, Puzzle};
+use bango::game::notation::{parse_puzzles, Puzzle};
 use bango::solver::{Budget, DfpnSolver, Proof, VcfSolver, VctOptions, VctProof, VctSolver};
 use bango_testkit::data_dir;
 use criterion::{criterion_group, criterion_main, Criterion};

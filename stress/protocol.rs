@@ -9,8 +9,8 @@
 //! `BANGO_STRESS=long cargo test --release --test stress protocol:: -- --nocapture`.
 //! `BANGO_STRESS_TOLERANCE_MS` sets the tolerance (default 1000: the machine is shared).
 
-use bango::board::{Board, Color, Pos};
-use bango::rules::{self, MoveOutcome, Rule};
+use bango::game::board::{Board, Color, Pos};
+use bango::game::rules::{self, MoveOutcome, Rule};
 use bango_testkit::brain::{parse_move, Brain, Event, Mode};
 use std::time::{Duration, Instant};
 

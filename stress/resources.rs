@@ -2,20 +2,20 @@
 //! game under a `max_memory` limit and a thread count (the two settings: the Gomocup
 //! 350 MB with four threads, and 64 MiB with 64 threads asked for), and the stack the search
 //! really touches (the resident pages of a search thread's stack after deep searches), against
-//! [`bango::resources::WORKER_STACK_BYTES`].
+//! [`bango::engine::resources::WORKER_STACK_BYTES`].
 //!
 //! Short mode by default (a short game each, quick searches); `BANGO_STRESS=long` plays longer
 //! games at longer budgets and searches longer, and prints the figures, e.g.
 //! `BANGO_STRESS=long cargo test --release --test stress resources:: -- --nocapture`.
 
-use bango::board::Board;
-use bango::notation;
-use bango::resources::{self, Machine, Wanted};
-use bango::rules::Rule;
-use bango::search::Params;
-use bango::smp::{Job, LazySmp};
-use bango::timeman::Plan;
-use bango::tt::TranspositionTable;
+use bango::engine::resources::{self, Machine, Wanted};
+use bango::game::board::Board;
+use bango::game::notation;
+use bango::game::rules::Rule;
+use bango::search::alphabeta::Params;
+use bango::search::smp::{Job, LazySmp};
+use bango::search::timeman::Plan;
+use bango::search::tt::TranspositionTable;
 use bango_testkit::brain::{parse_move, Brain, Mode};
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};

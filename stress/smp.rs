@@ -7,14 +7,14 @@
 //! (default 60) and prints counts, e.g.
 //! `BANGO_STRESS=long cargo test --release --test stress smp:: -- --nocapture`.
 
-use bango::board::{Board, Color};
-use bango::notation;
-use bango::rules::{self, Rule};
-use bango::search::{Params, WIN, WIN_MIN};
-use bango::smp::{Job, LazySmp, SmpResult};
-use bango::timeman::Limits;
-use bango::timeman::{self, Plan};
-use bango::tt::TranspositionTable;
+use bango::game::board::{Board, Color};
+use bango::game::notation;
+use bango::game::rules::{self, Rule};
+use bango::search::alphabeta::{Params, WIN, WIN_MIN};
+use bango::search::smp::{Job, LazySmp, SmpResult};
+use bango::search::timeman::Limits;
+use bango::search::timeman::{self, Plan};
+use bango::search::tt::TranspositionTable;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 

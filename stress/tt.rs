@@ -7,10 +7,10 @@
 //! `BANGO_STRESS=long cargo test --release --test stress tt:: -- --nocapture`.
 #![cfg(not(loom))]
 
-use bango::board::Pos;
+use bango::game::board::Pos;
 #[cfg(feature = "experiments")]
-use bango::tt::PackedSlot;
-use bango::tt::{ArcSlot, Bound, Slot, StoreOutcome, TranspositionTable, TtEntry};
+use bango::search::tt::PackedSlot;
+use bango::search::tt::{ArcSlot, Bound, Slot, StoreOutcome, TranspositionTable, TtEntry};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 

@@ -99,7 +99,7 @@ struct Server {
     /// The binary, or None for a server run in this process.
     child: Option<Child>,
     /// The in-process server, kept alive while the test runs.
-    running: Option<bango::gui::Running>,
+    running: Option<bango::front::gui::Running>,
     url: String,
     log: Arc<Mutex<Vec<String>>>,
 }
@@ -147,8 +147,8 @@ impl Server {
     }
 
     /// A server in this process whose sessions use `config` (a scripted brain).
-    fn in_process(sessions: bango::gui::Sessions) -> Server {
-        let running = bango::gui::spawn("127.0.0.1", 0, sessions).expect("serve");
+    fn in_process(sessions: bango::front::gui::Sessions) -> Server {
+        let running = bango::front::gui::spawn("127.0.0.1", 0, sessions).expect("serve");
         Server {
             child: None,
             url: running.url(),
@@ -953,12 +953,12 @@ async fn two_tabs_are_two_games_and_closing_a_tab_stops_its_search() {
 /// writer and openings reader.
 #[tokio::test(flavor = "current_thread")]
 async fn the_page_referee_and_records_agree_with_the_library() {
-    use bango::arena::{
+    use bango::front::arena::{
         parse_openings, record::psq, GameRecord, MoveRecord, OpeningFormat, Reason,
     };
-    use bango::board::{Board, Color, Pos};
-    use bango::rng::SplitMix64;
-    use bango::rules::{is_win_at, Rule};
+    use bango::game::board::{Board, Color, Pos};
+    use bango::game::rng::SplitMix64;
+    use bango::game::rules::{is_win_at, Rule};
 
     // Random positions, each with a run of 4 to 7 stones so that every kind of line occurs:
     // fives, overlines, caro fives closed at one end or both, and near misses.
@@ -1133,19 +1133,19 @@ const SCRIPT: &[&str] = &[
     "REALTIME POS 6,6",
 ];
 
-impl bango::algo::Algorithm for Scripted {
+impl bango::engine::algo::Algorithm for Scripted {
     fn name(&self) -> &'static str {
         "scripted"
     }
 
-    fn think(&mut self, req: &bango::algo::Request<'_>) -> bango::board::Pos {
+    fn think(&mut self, req: &bango::engine::algo::Request<'_>) -> bango::game::board::Pos {
         for line in SCRIPT {
             (req.output)(line);
         }
         while !req.stop.load(std::sync::atomic::Ordering::Relaxed) {
             std::thread::sleep(Duration::from_millis(2));
         }
-        let p = bango::board::Pos::new(4, 4);
+        let p = bango::game::board::Pos::new(4, 4);
         if req.board.is_empty_at(p) {
             p
         } else {
@@ -1153,15 +1153,15 @@ impl bango::algo::Algorithm for Scripted {
         }
     }
 
-    fn new_game(&mut self, _size: usize, _config: &bango::config::Config) {}
+    fn new_game(&mut self, _size: usize, _config: &bango::engine::config::Config) {}
 }
 
 #[tokio::test(flavor = "current_thread")]
 async fn live_markers_and_multi_pv_lines_from_the_brain_are_drawn() {
     let scripted = || {
-        Server::in_process(bango::gui::Sessions {
+        Server::in_process(bango::front::gui::Sessions {
             new_algo: Arc::new(|| Box::new(Scripted)),
-            config: bango::config::Config::default(),
+            config: bango::engine::config::Config::default(),
         })
     };
     with_server(scripted, |page, _server| async move {

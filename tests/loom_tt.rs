@@ -10,8 +10,10 @@
 //! model, which runs only with `-- --ignored`).
 #![cfg(loom)]
 
-use bango::board::Pos;
-use bango::tt::{Bound, LoomSlot, PackedSlot, Slot, StoreOutcome, TranspositionTable, TtEntry};
+use bango::game::board::Pos;
+use bango::search::tt::{
+    Bound, LoomSlot, PackedSlot, Slot, StoreOutcome, TranspositionTable, TtEntry,
+};
 use loom::sync::Arc;
 use loom::thread;
 

@@ -1,9 +1,9 @@
 //! Renju forbidden points against the shared test set (mintaka's, including the recursive
 //! "false three" cases): every listed point found, and no other.
 
-use bango::board::Pos;
-use bango::notation::parse_puzzles;
-use bango::rules::{forbidden_points, Rule};
+use bango::game::board::Pos;
+use bango::game::notation::parse_puzzles;
+use bango::game::rules::{forbidden_points, Rule};
 use bango_testkit::data_dir;
 
 #[test]

@@ -13,14 +13,14 @@
 //! it actually costs instead of failing the test, while an engine that overruns its deadline
 //! still fails it. (Managers are far more lenient: the Gomocup judge allows about 1 s.)
 
-use bango::board::{Board, Pos};
-use bango::movegen;
-use bango::notation;
-use bango::position::Position;
-use bango::rules::{self, Rule};
-use bango::search::Params;
-use bango::timeman;
-use bango::timeman::{Limits, TimeControl};
+use bango::evaluation::movegen;
+use bango::evaluation::position::Position;
+use bango::game::board::{Board, Pos};
+use bango::game::notation;
+use bango::game::rules::{self, Rule};
+use bango::search::alphabeta::Params;
+use bango::search::timeman;
+use bango::search::timeman::{Limits, TimeControl};
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver};

@@ -1,7 +1,7 @@
 //! The weight fit on the shared teacher file: what `pbrain-bango train fit` relies on.
 
-use bango::teacher::{self, Labelled};
-use bango::train::{classic_additive, fit_eval, samples, score, FitConfig, Targets};
+use bango::front::teacher::{self, Labelled};
+use bango::front::train::{classic_additive, fit_eval, samples, score, FitConfig, Targets};
 use bango_testkit::read_data;
 
 /// The decaying step size settles where a constant one circles: on real labelled positions,

@@ -1,10 +1,12 @@
 //! `pbrain-bango arena ENGINE ENGINE...`: matches between brains, a thin layer over
-//! [`bango::arena::Match`] (see the README's Arena section).
+//! [`bango::front::arena::Match`] (see the README's Arena section).
 
 use super::usage_error;
-use bango::arena::{parse_openings, EngineSpec, GameConfig, Match, OpeningFormat, Openings, Sprt};
-use bango::board::{MAX_SIZE, MIN_SIZE};
-use bango::rules::Rule;
+use bango::front::arena::{
+    parse_openings, EngineSpec, GameConfig, Match, OpeningFormat, Openings, Sprt,
+};
+use bango::game::board::{MAX_SIZE, MIN_SIZE};
+use bango::game::rules::Rule;
 use std::path::PathBuf;
 
 /// Options of `arena`.

@@ -1,14 +1,14 @@
 //! `pbrain-bango bench`: the node-count signature of the fixed bench set at a fixed depth
-//! ([`bango::bench::run`]), or with `--movetime MS` the depth each middle game reaches in a fixed
-//! time and when the reference depths completed ([`bango::bench::timed`]). The search uses the
-//! configured [`bango::search::Params`], so `--set BANGO_LMR=0` (or the variable) measures a
+//! ([`bango::front::bench::run`]), or with `--movetime MS` the depth each middle game reaches in a fixed
+//! time and when the reference depths completed ([`bango::front::bench::timed`]). The search uses the
+//! configured [`bango::search::alphabeta::Params`], so `--set BANGO_LMR=0` (or the variable) measures a
 //! switch's cost with the same command.
 
 use super::data_dir;
-use bango::bench::{self, DEFAULT_DEPTH, DEFAULT_HASH_MIB, REFERENCE_DEPTHS};
-use bango::config::Config;
-use bango::rules::Rule;
-use bango::search::format_score;
+use bango::engine::config::Config;
+use bango::front::bench::{self, DEFAULT_DEPTH, DEFAULT_HASH_MIB, REFERENCE_DEPTHS};
+use bango::game::rules::Rule;
+use bango::search::alphabeta::format_score;
 
 /// Options of `bench`.
 #[derive(clap::Args, Debug)]

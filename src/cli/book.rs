@@ -7,15 +7,15 @@
 //! - `book build --out FILE --depth D --ply P --width W --time MS [--margin M] [--seeds FILE]
 //!   [--rule R] [--size N] [--id ID]`: grows a book from seed lines (an opening-lines file
 //!   `x,y x,y ...`, or a book file; default: the classical openings) by self-search
-//!   ([`bango::book::build`]).
+//!   ([`bango::knowledge::book::build`]).
 
 use super::usage_error;
-use bango::board::{MAX_SIZE, MIN_SIZE};
-use bango::book::build::{build, read_seeds, to_text, BuildParams};
-use bango::book::classic::{classic_book, classic_openings};
-use bango::book::validate::validate;
-use bango::book::BookFile;
-use bango::rules::Rule;
+use bango::game::board::{MAX_SIZE, MIN_SIZE};
+use bango::game::rules::Rule;
+use bango::knowledge::book::build::{build, read_seeds, to_text, BuildParams};
+use bango::knowledge::book::classic::{classic_book, classic_openings};
+use bango::knowledge::book::validate::validate;
+use bango::knowledge::book::BookFile;
 use std::path::PathBuf;
 
 /// The book tools.

@@ -1,8 +1,8 @@
 //! `pbrain-bango gui [--port 8080] [--addr 127.0.0.1] [--open]`: serves the browser board
-//! ([`bango::gui`]) and prints its URL. Loopback unless asked otherwise, like `web`.
+//! ([`bango::front::gui`]) and prints its URL. Loopback unless asked otherwise, like `web`.
 
-use bango::config::Config;
-use bango::gui::{spawn, Sessions};
+use bango::engine::config::Config;
+use bango::front::gui::{spawn, Sessions};
 use std::io::Write as _;
 
 /// Options of `gui`.

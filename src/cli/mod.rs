@@ -13,7 +13,7 @@
 //! - [`train`]: self-play data and the fit of the evaluation and policy weights.
 //! - [`book`]: opening book tools.
 
-use bango::config::Config;
+use bango::engine::config::Config;
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use std::path::PathBuf;
 
@@ -92,7 +92,7 @@ pub fn run() -> u8 {
     };
     match cli.command {
         None => {
-            bango::protocol::run_stdio(&config);
+            bango::front::protocol::run_stdio(&config);
             0
         }
         Some(Command::Web(a)) => web::run(a, &config),

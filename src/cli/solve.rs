@@ -8,7 +8,7 @@
 //! the first move of each win is compared with the listed answers (when the line has any) and
 //! mismatches are reported; the exit code is then 1 if any puzzle mismatched or was unsolved.
 
-use bango::notation::Puzzle;
+use bango::game::notation::Puzzle;
 use bango::solver::{
     Budget, DfpnOptions, DfpnSolver, Proof, VcfSolver, VctOptions, VctProof, VctSolver,
 };

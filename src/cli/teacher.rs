@@ -1,14 +1,14 @@
 //! `pbrain-bango teacher FILE`: bango's agreement with a labelled position file and the
-//! correlation of its scores with the labels ([`bango::teacher`]), the yardstick every
+//! correlation of its scores with the labels ([`bango::front::teacher`]), the yardstick every
 //! evaluation or ordering change is read against. The brain's configuration is in force
 //! (`--set` works), with the opening book off unless `--book`.
 
 use super::data_dir;
-use bango::board::Color;
-use bango::book::play::BookMode;
-use bango::config::Config;
-use bango::search::format_score;
-use bango::teacher::{self, Budget, Split};
+use bango::engine::config::Config;
+use bango::front::teacher::{self, Budget, Split};
+use bango::game::board::Color;
+use bango::knowledge::book::play::BookMode;
+use bango::search::alphabeta::format_score;
 use std::path::PathBuf;
 
 /// Options of `teacher`.
@@ -34,7 +34,7 @@ pub struct Args {
     /// Leave out positions labelled with a forced result.
     #[arg(long)]
     no_mates: bool,
-    /// Which part: all, train or valid (grouped by opening, see `bango::teacher`).
+    /// Which part: all, train or valid (grouped by opening, see `bango::front::teacher`).
     #[arg(long, value_enum, default_value = "all")]
     split: SplitArg,
     /// The opening file that defines the groups (default: the shared freestyle openings).

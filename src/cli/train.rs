@@ -1,12 +1,12 @@
 //! `pbrain-bango train classic|selfplay|fit`: the hand-set evaluation as a weights file,
 //! labelled self-play positions, and the fit of the evaluation and policy weights
-//! ([`bango::train`]) that the build embeds (`src/weights/freestyle.txt`).
+//! ([`bango::front::train`]) that the build embeds (`src/weights/freestyle.txt`).
 
 use super::data_dir;
-use bango::book::play::BookMode;
-use bango::config::Config;
-use bango::teacher::{self, Labelled};
-use bango::train::{self, FitConfig, FitOptions, PolicyFit, SelfplayConfig, Targets};
+use bango::engine::config::Config;
+use bango::front::teacher::{self, Labelled};
+use bango::front::train::{self, FitConfig, FitOptions, PolicyFit, SelfplayConfig, Targets};
+use bango::knowledge::book::play::BookMode;
 use std::path::{Path, PathBuf};
 
 /// What `train` makes.

@@ -1,8 +1,8 @@
 //! `pbrain-bango web [--port 9527] [--addr 127.0.0.1]`: the protocol over TCP
-//! ([`bango::protocol::web`]). Loopback unless asked otherwise: the brain executes whatever a
+//! ([`bango::front::protocol::tcp`]). Loopback unless asked otherwise: the brain executes whatever a
 //! client sends.
 
-use bango::config::Config;
+use bango::engine::config::Config;
 use std::net::TcpListener;
 
 /// Options of `web`.
@@ -29,6 +29,6 @@ pub fn run(args: Args, config: &Config) -> u8 {
         Ok(a) => eprintln!("pbrain-bango listening on {a}"),
         Err(e) => eprintln!("pbrain-bango listening (address unknown: {e})"),
     }
-    bango::protocol::web::serve(&listener, config);
+    bango::front::protocol::tcp::serve(&listener, config);
     0
 }

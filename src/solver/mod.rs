@@ -18,7 +18,7 @@
 //!
 //! Everything runs under one [`Budget`]: an absolute deadline, a stop flag and a node cap.
 
-use crate::board::Pos;
+use crate::game::board::Pos;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 

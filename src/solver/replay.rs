@@ -4,8 +4,8 @@
 //! after a defence without a search; a `true` is a fast filter, re-checked by the verifier
 //! before any proof is published.
 
-use crate::board::{Board, Color, Direction, Pos};
-use crate::rules::{self, Rule};
+use crate::game::board::{Board, Color, Direction, Pos};
+use crate::game::rules::{self, Rule};
 use crate::solver::threats;
 
 /// Where the defender may already have a five point when a replay starts (later, a new one

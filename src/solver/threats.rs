@@ -14,8 +14,8 @@
 //!
 //! Invariant: nothing here leaves the board changed; trial stones are always taken back.
 
-use crate::board::{BitBoard, Board, Color, Direction, Pos};
-use crate::rules::{self, Rule};
+use crate::game::board::{BitBoard, Board, Color, Direction, Pos};
+use crate::game::rules::{self, Rule};
 
 /// Every five-cell window of one board size, as cell indices, and for each cell the windows
 /// that hold it.
@@ -75,7 +75,7 @@ impl Windows {
                 m
             })
             .collect();
-        let mut lists = vec![Vec::new(); crate::board::CELLS];
+        let mut lists = vec![Vec::new(); crate::game::board::CELLS];
         for (i, w) in cells.iter().enumerate() {
             for p in w {
                 lists[p.index()].push(i as u32);
@@ -516,13 +516,13 @@ mod tests {
     /// to crowded, both colours as the attacker; every kind of set is met non-empty.
     #[test]
     fn scan_equals_the_window_walk() {
-        let mut rng = crate::rng::SplitMix64::new(9);
+        let mut rng = crate::game::rng::SplitMix64::new(9);
         let mut met = [0; 5];
         for round in 0..400 {
             let size = [5, 9, 15, 20, 32][round % 5];
             let windows = Windows::new(size);
             let draws = rng.next_u64() as usize % (size * size / 2 + 1);
-            let b = crate::board::scattered(&mut rng, size, draws);
+            let b = crate::game::board::scattered(&mut rng, size, draws);
             for a in [Color::Black, Color::White] {
                 let (fast, walk) = (scan(&b, &windows, a), scan_windows(&b, &windows, a));
                 let pairs = [

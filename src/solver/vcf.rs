@@ -29,8 +29,10 @@
 use super::replay::{self, DefenderFives};
 use super::threats::{self, Counts, Windows};
 use super::{verify, Budget, Proof};
-use crate::board::{zobrist, BitBoard, Board, Color, Direction, Pos, CELLS, MAX_SIZE, STRIDE};
-use crate::rules::{self, Rule};
+use crate::game::board::{
+    zobrist, BitBoard, Board, Color, Direction, Pos, CELLS, MAX_SIZE, STRIDE,
+};
+use crate::game::rules::{self, Rule};
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
@@ -604,7 +606,7 @@ pub fn vcf_breakers(
 /// blocks at far ends, and stones that would turn a forced reply into a counter-four), plus
 /// every cell within two steps of a line cell (renju shapes around the attacker's points).
 pub(crate) fn line_region(board: &Board, line: &[Pos]) -> Vec<Pos> {
-    let mut seen = crate::board::BitBoard::EMPTY;
+    let mut seen = crate::game::board::BitBoard::EMPTY;
     let mut out = Vec::new();
     let size = board.size();
     let mut add = |q: Pos, out: &mut Vec<Pos>| {
@@ -714,13 +716,13 @@ mod tests {
     /// sizes with lines near the edges.
     #[test]
     fn line_region_set_equals_the_walk() {
-        let mut rng = crate::rng::SplitMix64::new(3);
+        let mut rng = crate::game::rng::SplitMix64::new(3);
         for round in 0..300 {
             let size = [7, 15, 20, 32][round % 4];
             let draws = (rng.next_u64() % 60) as usize;
-            let b = crate::board::scattered(&mut rng, size, draws);
+            let b = crate::game::board::scattered(&mut rng, size, draws);
             let line: Vec<Pos> = (0..1 + rng.next_u64() % 9)
-                .map(|_| crate::board::random_cell(&mut rng, size))
+                .map(|_| crate::game::board::random_cell(&mut rng, size))
                 .collect();
             let mut walk = BitBoard::EMPTY;
             for q in line_region(&b, &line) {

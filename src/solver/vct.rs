@@ -25,8 +25,8 @@ use super::replay::{self, DefenderFives};
 use super::threats::{self, Windows};
 use super::vcf::{self, Res, VcfSolver};
 use super::{verify, Budget};
-use crate::board::{Board, Color, Pos};
-use crate::rules::{self, Rule};
+use crate::game::board::{Board, Color, Pos};
+use crate::game::rules::{self, Rule};
 
 const EXACT: u8 = u8::MAX;
 

@@ -18,8 +18,8 @@
 use super::vcf::{Res, VcfSolver};
 use super::vct::Tree;
 use super::{Budget, Proof};
-use crate::board::{cells_of_near_fives, BitBoard, Board, Color, Direction, Pos};
-use crate::rules::{self, MoveOutcome, Rule};
+use crate::game::board::{cells_of_near_fives, BitBoard, Board, Color, Direction, Pos};
+use crate::game::rules::{self, MoveOutcome, Rule};
 
 /// Every empty cell where colour `c` wins at once, in index order (the referee asked at every
 /// empty cell of a five-cell window holding four stones of `c`: a winning point's five is one).
@@ -420,7 +420,7 @@ fn wins_through(b: &Board, q: Pos, c: Color, rule: Rule) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rng::SplitMix64;
+    use crate::game::rng::SplitMix64;
 
     /// [`winning_points`] and [`defences`] without the geometric shortcuts.
     fn plain_winning_points(b: &Board, c: Color, rule: Rule) -> Vec<Pos> {

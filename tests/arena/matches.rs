@@ -2,11 +2,11 @@
 //! cell in a fixed scan or misbehave in one way each. Time controls are small (100 ms a move)
 //! so the whole file runs in seconds.
 
-use bango::arena::{
+use bango::front::arena::{
     parse_openings, play_game, EngineSpec, GameConfig, Match, OpeningFormat, Openings, Reason,
 };
-use bango::board::{Board, Color, Pos};
-use bango::rules::{play_checked, MoveOutcome, Rule};
+use bango::game::board::{Board, Color, Pos};
+use bango::game::rules::{play_checked, MoveOutcome, Rule};
 use serde_json::json;
 use std::path::PathBuf;
 
@@ -115,7 +115,7 @@ fn fast() -> GameConfig {
 }
 
 /// Replays a record through the referee and returns the final board and last outcome.
-fn replay(g: &bango::arena::GameRecord) -> (Board, Option<MoveOutcome>) {
+fn replay(g: &bango::front::arena::GameRecord) -> (Board, Option<MoveOutcome>) {
     let mut b = Board::new(g.size);
     for &p in &g.opening {
         b.play(p).unwrap();
@@ -169,7 +169,7 @@ fn misbehaves(
     colour: Color,
     cfg: &GameConfig,
     reason: Reason,
-) -> bango::arena::GameRecord {
+) -> bango::front::arena::GameRecord {
     let dir = fake_dir(mode);
     let (bad, good) = (fake(&dir, mode), fake(&dir, "good"));
     let g = match colour {
@@ -479,7 +479,9 @@ fn the_schedule_is_seeded_and_swaps_colours() {
         assert_eq!(g.opening, s[g.opening_index * 6].opening);
         assert_eq!(g.opening.len(), 3);
         assert!(g.opening.iter().all(|p| p.chebyshev(Pos::new(7, 7)) <= 3));
-        assert!(bango::arena::openings::check_opening(&g.opening, 15, Rule::Freestyle).is_some());
+        assert!(
+            bango::front::arena::openings::check_opening(&g.opening, 15, Rule::Freestyle).is_some()
+        );
     }
     assert_ne!(s[0].opening, s[6].opening);
     // The same seed replays exactly; another seed does not. The first openings of seed 7 are
@@ -612,10 +614,10 @@ fn the_sprt_stops_a_match_once_it_decides() {
     let dir = fake_dir("sprt");
     let mut m = good_match(&dir, 40);
     m.concurrency = 1;
-    m.sprt = Some(bango::arena::Sprt::parse("300,600,0.2,0.2").unwrap());
+    m.sprt = Some(bango::front::arena::Sprt::parse("300,600,0.2,0.2").unwrap());
     let r = m.run().unwrap();
     let (llr, decision) = r.pairings[0].sprt.unwrap();
-    assert_eq!(decision, bango::arena::SprtDecision::H0);
+    assert_eq!(decision, bango::front::arena::SprtDecision::H0);
     assert!(llr <= (0.2f64 / 0.8).ln());
     assert!(matches!(r.games.len(), 7 | 8), "{} games", r.games.len());
     assert_eq!(r.scheduled, 40);
@@ -712,8 +714,8 @@ fn summary_figures_are_rounded_and_a_sweep_has_no_elo() {
 
 #[test]
 fn random_openings_are_legal_under_renju() {
-    use bango::arena::openings::{check_opening, random_opening};
-    use bango::rng::SplitMix64;
+    use bango::front::arena::openings::{check_opening, random_opening};
+    use bango::game::rng::SplitMix64;
     let mut rng = SplitMix64::new(11);
     let mut distinct = std::collections::HashSet::new();
     for _ in 0..200 {

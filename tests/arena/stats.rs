@@ -1,8 +1,8 @@
 //! Elo, error bar and SPRT of the arena against hand-computed cases. The arithmetic is in the
 //! comments; logs are natural unless written log10.
 
-use bango::arena::stats::{elo_to_score, score_to_elo};
-use bango::arena::{Sprt, SprtDecision, Wdl};
+use bango::front::arena::stats::{elo_to_score, score_to_elo};
+use bango::front::arena::{Sprt, SprtDecision, Wdl};
 
 fn wdl(wins: u32, losses: u32, draws: u32) -> Wdl {
     Wdl {

@@ -1,9 +1,9 @@
 //! The shipped books in `openbook/`: each validates clean, each game type loads the right ones,
 //! and they answer the opening positions they were grown from.
 
-use bango::board::{Board, Pos};
-use bango::book::{load_for, search_locations};
-use bango::rules::Rule;
+use bango::game::board::{Board, Pos};
+use bango::game::rules::Rule;
+use bango::knowledge::book::{load_for, search_locations};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Instant;

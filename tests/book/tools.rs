@@ -1,9 +1,9 @@
 //! The book tools through the binary, and the classical openings against the shared list.
 
-use bango::board::{Color, Pos};
-use bango::book::classic::classic_openings;
-use bango::book::symmetry::canonical;
-use bango::notation::parse_opening;
+use bango::game::board::{Color, Pos};
+use bango::game::notation::parse_opening;
+use bango::knowledge::book::classic::classic_openings;
+use bango::knowledge::book::symmetry::canonical;
 use bango_testkit::data_dir;
 use std::collections::BTreeSet;
 use std::process::Command;

@@ -3,7 +3,7 @@
 //! The two crashes of issue 21 are the first two tests (on b5e2c88 the first hangs the machine
 //! building thousands of threads, the second aborts on a failed allocation).
 
-use bango::resources::{self, Machine, Wanted};
+use bango::engine::resources::{self, Machine, Wanted};
 use bango_testkit::brain::{bin, parse_move, Brain, Mode};
 use std::process::Command;
 use std::time::{Duration, Instant};

@@ -1,13 +1,13 @@
 //! Two `random` brains play whole games against each other through the protocol; this test is
 //! the manager (START, INFO, BEGIN, TURN ...). Every move is checked for legality and the winner
-//! is decided by a five-in-a-row check written here, independent of `bango::rules` (only the
+//! is decided by a five-in-a-row check written here, independent of `bango::game::rules` (only the
 //! renju forbidden-move referee is borrowed from the library, whose own tests verify it against
 //! the shared test set).
 //!
 //! `BANGO_SELFPLAY_GAMES` raises the number of games (default 100).
 
-use bango::board::{Board, Color, Pos};
-use bango::rules::{self, Rule};
+use bango::game::board::{Board, Color, Pos};
+use bango::game::rules::{self, Rule};
 use bango_testkit::brain::{parse_move, Brain, Mode};
 
 const SIZE: usize = 15;

@@ -458,7 +458,7 @@ fn show_forbid_on_known_renju_positions() {
         // and a false three among them).
         let path = bango_testkit::data_dir().join("puzzles-forbidden.txt");
         let text = std::fs::read_to_string(&path).expect("shared data");
-        let puzzles = bango::notation::parse_puzzles(&text).unwrap();
+        let puzzles = bango::game::notation::parse_puzzles(&text).unwrap();
         let p = puzzles
             .iter()
             .filter(|p| p.answers.len() >= 3)
@@ -471,7 +471,7 @@ fn show_forbid_on_known_renju_positions() {
         let mut body = Vec::new();
         for (pos, colour) in board.history() {
             // Black listed first so that the first stone is black's.
-            let field = if *colour == bango::board::Color::Black {
+            let field = if *colour == bango::game::board::Color::Black {
                 1
             } else {
                 2

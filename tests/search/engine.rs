@@ -1,17 +1,19 @@
 //! The alpha-beta engine: tactics (pictures), fixed-depth equivalences, determinism, limits.
 
-use bango::algo::alphabeta::AlphaBeta;
-use bango::algo::{Algorithm, Analysis, Request};
-use bango::board::{Board, Color, Pos};
-use bango::config::Config;
-use bango::notation;
-use bango::pattern::Threat;
-use bango::position::Position;
-use bango::rules::Rule;
-use bango::search::{Context, Params, Report, RootOptions, SearchResult, Worker, WIN, WIN_MIN};
-use bango::timeman::Limits;
-use bango::timeman::{self, Plan};
-use bango::tt::TranspositionTable;
+use bango::engine::algo::alphabeta::AlphaBeta;
+use bango::engine::algo::{Algorithm, Analysis, Request};
+use bango::engine::config::Config;
+use bango::evaluation::position::Position;
+use bango::game::board::{Board, Color, Pos};
+use bango::game::notation;
+use bango::game::pattern::Threat;
+use bango::game::rules::Rule;
+use bango::search::alphabeta::{
+    Context, Params, Report, RootOptions, SearchResult, Worker, WIN, WIN_MIN,
+};
+use bango::search::timeman::Limits;
+use bango::search::timeman::{self, Plan};
+use bango::search::tt::TranspositionTable;
 use std::sync::atomic::AtomicBool;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
@@ -511,14 +513,14 @@ fn returns_within_the_time_budget() {
 /// depth, in order, none later than the search, and `time_to` answers only for depths reached.
 #[test]
 fn timed_bench_reports_when_each_depth_completed() {
-    let set = bango::bench::positions(&bango_testkit::data_dir()).expect("shared data");
+    let set = bango::front::bench::positions(&bango_testkit::data_dir()).expect("shared data");
     let bp = set
         .iter()
         .find(|p| p.name == "midgame-10")
         .expect("midgame-10 in the bench set");
     // Depth 2 takes about a millisecond here; the budget leaves room for an overloaded machine
     // (the test checks the report's bookkeeping, not speed).
-    let r = bango::bench::timed(bp, 300, 16, Params::default());
+    let r = bango::front::bench::timed(bp, 300, 16, Params::default());
     assert!(r.depth >= 2, "depth {}", r.depth);
     assert_eq!(r.completed_ms.len(), r.depth as usize);
     assert!(r.completed_ms.windows(2).all(|w| w[0] <= w[1]), "{r:?}");

@@ -4,10 +4,10 @@
 //! Quick mode checks a small sample on every run; the full sample is `#[ignore]`d:
 //! `cargo test --release --test search puzzles:: -- --ignored --nocapture`.
 
-use bango::notation::Puzzle;
-use bango::search::{Context, Params, SearchResult, Worker, WIN_MIN};
-use bango::timeman::Plan;
-use bango::tt::TranspositionTable;
+use bango::game::notation::Puzzle;
+use bango::search::alphabeta::{Context, Params, SearchResult, Worker, WIN_MIN};
+use bango::search::timeman::Plan;
+use bango::search::tt::TranspositionTable;
 use std::sync::atomic::AtomicBool;
 
 fn load(file: &str, rule: &str, every: usize, n: usize) -> Vec<Puzzle> {

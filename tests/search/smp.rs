@@ -2,18 +2,20 @@
 //! one; a panicking worker leaves the answer to what completed; the engine prints one line per
 //! new depth and a summary with nodes summed over workers.
 
-use bango::algo::alphabeta::AlphaBeta;
-use bango::algo::{Algorithm, Analysis, Request};
-use bango::board::{Board, Color, Pos};
-use bango::busy::BusyMoves;
-use bango::config::Config;
-use bango::notation;
-use bango::rules::Rule;
-use bango::search::{Context, Params, Progress, Report, SearchResult, Worker, WIN, WIN_MIN};
-use bango::smp::{Job, LazySmp, SmpResult};
-use bango::timeman::Limits;
-use bango::timeman::Plan;
-use bango::tt::TranspositionTable;
+use bango::engine::algo::alphabeta::AlphaBeta;
+use bango::engine::algo::{Algorithm, Analysis, Request};
+use bango::engine::config::Config;
+use bango::game::board::{Board, Color, Pos};
+use bango::game::notation;
+use bango::game::rules::Rule;
+use bango::search::alphabeta::{
+    Context, Params, Progress, Report, SearchResult, Worker, WIN, WIN_MIN,
+};
+use bango::search::busy::BusyMoves;
+use bango::search::smp::{Job, LazySmp, SmpResult};
+use bango::search::timeman::Limits;
+use bango::search::timeman::Plan;
+use bango::search::tt::TranspositionTable;
 use std::sync::atomic::AtomicBool;
 use std::sync::Mutex;
 
@@ -330,7 +332,7 @@ fn busy_moves_are_put_off_not_dropped() {
             worker_search(worker, &b, Rule::Freestyle, caps(5), 1 << 20).0
         };
         let plain = search(None);
-        let mut p = bango::position::Position::new(&b, Rule::Freestyle);
+        let mut p = bango::evaluation::position::Position::new(&b, Rule::Freestyle);
         let mut marks = Vec::new();
         for &m in plain.pv.iter().take(3) {
             for q in b.empty_cells().filter(|q| q.index() % 2 == 1) {
@@ -363,7 +365,7 @@ fn busy_root_moves_are_put_off_not_dropped() {
             worker_search(worker, &b, Rule::Freestyle, caps(5), 1 << 20).0
         };
         let plain = search(None);
-        let root = bango::position::Position::new(&b, Rule::Freestyle).key();
+        let root = bango::evaluation::position::Position::new(&b, Rule::Freestyle).key();
         let marks: Vec<_> = b
             .empty_cells()
             .filter(|q| q.index() % 2 == 1 || *q == plain.best)

@@ -4,9 +4,9 @@
 //! stone taken away (where wins are rare), and on small hand-made boards for every rule; and it
 //! claims nothing when its budget is too small or a defence is hidden from it.
 
-use bango::board::{Board, Color, Pos};
-use bango::notation::{parse_puzzles, Puzzle};
-use bango::rules::Rule;
+use bango::game::board::{Board, Color, Pos};
+use bango::game::notation::{parse_puzzles, Puzzle};
+use bango::game::rules::Rule;
 use bango::solver::{verify_tree, Budget, DfpnOptions, DfpnSolver, Tree, VctProof};
 use bango_testkit::data_dir;
 use std::sync::atomic::AtomicBool;

@@ -1,18 +1,18 @@
-//! Proof search in play (`bango::algo::proofs`): the brain plays its own VCF, restricts itself
+//! Proof search in play (`bango::engine::algo::proofs`): the brain plays its own VCF, restricts itself
 //! to the moves that break the opponent's VCF, and claims nothing when its slice runs out.
 //! Positions come from `../shared/data/puzzles-vcf.txt`; every claim is re-checked here by the
 //! verifier or by a fresh solver, never by the code under test.
 
-use bango::algo::alphabeta::AlphaBeta;
-use bango::algo::proofs::{ProofMode, RootProofs, Slices, Verdict};
-use bango::algo::{Algorithm, Analysis, Request};
-use bango::board::{Board, Color, Pos};
-use bango::config::Config;
-use bango::notation::{parse_puzzles, Puzzle};
-use bango::rules::Rule;
+use bango::engine::algo::alphabeta::AlphaBeta;
+use bango::engine::algo::proofs::{ProofMode, RootProofs, Slices, Verdict};
+use bango::engine::algo::{Algorithm, Analysis, Request};
+use bango::engine::config::Config;
+use bango::game::board::{Board, Color, Pos};
+use bango::game::notation::{parse_puzzles, Puzzle};
+use bango::game::rules::Rule;
+use bango::search::timeman::Plan;
+use bango::search::timeman::{Limits, TimeControl};
 use bango::solver::{find_vcf, verify_vcf, Budget, DfpnSolver, Proof, VcfSolver, VctProof};
-use bango::timeman::Plan;
-use bango::timeman::{Limits, TimeControl};
 use bango_testkit::data_dir;
 use std::sync::atomic::AtomicBool;
 use std::sync::Mutex;

@@ -4,9 +4,9 @@
 //! `cargo test --test solver vcf::` runs every 7th puzzle; `cargo test --release --test solver vcf:: -- --ignored`
 //! runs the whole file.
 
-use bango::board::{Board, Color, Direction, Pos};
-use bango::notation::{parse_puzzles, Puzzle};
-use bango::rules::{self, MoveOutcome, Rule};
+use bango::game::board::{Board, Color, Direction, Pos};
+use bango::game::notation::{parse_puzzles, Puzzle};
+use bango::game::rules::{self, MoveOutcome, Rule};
 use bango::solver::{find_vcf, verify_vcf, Budget, Proof, VcfSolver};
 use bango_testkit::data_dir;
 

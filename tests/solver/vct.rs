@@ -2,9 +2,9 @@
 //! unsound on purpose (one defence dropped) caught by the verifier, and no win claimed where
 //! there is none.
 
-use bango::board::{Board, Color, Pos};
-use bango::notation::{parse_puzzles, Puzzle};
-use bango::rules::Rule;
+use bango::game::board::{Board, Color, Pos};
+use bango::game::notation::{parse_puzzles, Puzzle};
+use bango::game::rules::Rule;
 use bango::solver::{verify_tree, Budget, Tree, VctOptions, VctProof, VctSolver};
 use bango_testkit::data_dir;
 

@@ -3,8 +3,8 @@
 
 use super::table::{node_key, Kid, Kind, INF};
 use super::{Aborted, DfpnSolver};
-use crate::board::{Board, Color, Pos};
-use crate::rules::Rule;
+use crate::game::board::{Board, Color, Pos};
+use crate::game::rules::Rule;
 use crate::solver::replay;
 use crate::solver::vcf::Res;
 use crate::solver::vct::Tree;

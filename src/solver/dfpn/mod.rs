@@ -57,8 +57,8 @@ use super::threats::Windows;
 use super::vcf::{KeyMap, VcfSolver};
 use super::vct::VctProof;
 use super::{verify, Budget};
-use crate::board::{Board, Color};
-use crate::rules::Rule;
+use crate::game::board::{Board, Color};
+use crate::game::rules::Rule;
 use extract::EXTRACT_NODES;
 use table::{Entry, INF};
 

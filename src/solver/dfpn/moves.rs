@@ -5,8 +5,8 @@
 use super::table::Kid;
 use super::trace::{line_region, Trace};
 use super::{Aborted, DfpnSolver};
-use crate::board::{BitBoard, Board, Color, Pos};
-use crate::rules::{self, Rule};
+use crate::game::board::{BitBoard, Board, Color, Pos};
+use crate::game::rules::{self, Rule};
 use crate::solver::replay::{self, legal, may_be_forbidden, DefenderFives};
 use crate::solver::threats;
 use crate::solver::vcf::Res;

@@ -5,8 +5,8 @@
 use super::moves::Attacks;
 use super::table::{combine, node_key, Entry, Kind, INF};
 use super::{Aborted, DfpnSolver};
-use crate::board::{zobrist, Board, Color, SIDE_KEY};
-use crate::rules::{self, Rule};
+use crate::game::board::{zobrist, Board, Color, SIDE_KEY};
+use crate::game::rules::{self, Rule};
 use crate::solver::Budget;
 
 impl DfpnSolver {

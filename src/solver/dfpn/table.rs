@@ -4,7 +4,7 @@
 //! dropped when it is full).
 
 use super::DfpnSolver;
-use crate::board::{Board, Color, Pos};
+use crate::game::board::{Board, Color, Pos};
 
 /// Proof and disproof numbers at or above this are infinite (a proof or disproof is done).
 pub(super) const INF: u64 = 1 << 40;

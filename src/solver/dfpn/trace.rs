@@ -2,8 +2,8 @@
 //! defender stone (the defence tests of the df-pn search): the re-test recomputes only what the
 //! stone can change, and [`Trace::touchable`] bounds the cells where it can change anything.
 
-use crate::board::{BitBoard, Board, Color, Direction, Pos};
-use crate::rules::Rule;
+use crate::game::board::{BitBoard, Board, Color, Direction, Pos};
+use crate::game::rules::Rule;
 use crate::solver::replay::{self, legal, DefenderFives};
 use crate::solver::threats::{self, Windows};
 use crate::solver::vcf;
@@ -236,7 +236,7 @@ fn on_line_within(p: Pos, q: Pos, n: usize) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::notation::parse_puzzles;
+    use crate::game::notation::parse_puzzles;
     use crate::solver::vcf::{Res, VcfSolver};
     use crate::solver::Budget;
     use bango_testkit::data_dir;

@@ -1,0 +1,234 @@
+//! The brain's configuration: one type, [`Config`], built in one place from the environment
+//! (`BANGO_*` variables), the protocol's `INFO` keys and the command line's `--set VAR=VALUE`.
+//!
+//! Every setting is declared once ([`crate::declare_settings!`]): the search's switches and
+//! tunables in [`crate::search::alphabeta::Params`], the brain's own in [`Brain`]; each declaration gives the
+//! field, its default, its variable (and `INFO` key), its parser and its doc line. The library
+//! never reads the process environment: the binary hands [`Config::from_vars`] a lookup function,
+//! and everything below takes the plain values.
+//!
+//! Resources (threads, table size) are the values a manager asked for here; turning them into
+//! what the machine can give is `crate::engine::resources`' job.
+
+use crate::engine::algo::proofs::{ProofMode, Slices};
+use crate::knowledge::book::play::BookMode;
+use crate::search::alphabeta::Params;
+use crate::search::settings::SettingDoc;
+use std::path::PathBuf;
+
+/// The seed of the randomised algorithms unless `BANGO_SEED` sets one: fixed, so that runs are
+/// reproducible either way.
+pub const DEFAULT_SEED: u64 = 0x0062_616e_676f;
+
+crate::declare_settings! {
+    /// The brain's own settings (the search's are [`Params`]).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct Brain {
+        /// The move-choosing algorithm (`alphabeta`, `random`).
+        algo: String = "alphabeta".to_string(), "BANGO_ALGO";
+        /// Lazy SMP search workers; 1 is the deterministic mode, tournaments use 4.
+        threads: usize = 1, "BANGO_SMP", info "thread_num";
+        /// Transposition table size in KiB; 0 leaves it to `max_memory` or the default.
+        hash_kib: u64 = 0, "BANGO_HASH_KIB", info "hash_size";
+        /// Memory limit in bytes; 0 is none.
+        max_memory: u64 = 0, "BANGO_MAX_MEMORY", info "max_memory";
+        /// What the brain prints while it thinks: 0 nothing, 1 the log and live board markers,
+        /// 2 the log and the `INFO` block, 3 all (see `protocol::report`).
+        show_detail: u8 = 1, "BANGO_SHOW_DETAIL", info "show_detail";
+        /// Think on the opponent's time (the position after our move) until the next command.
+        pondering: bool = false, "BANGO_PONDER", info "pondering";
+        /// Opening book and opening prior: `on`, `off`, `book` (book alone), `prior` (prior alone).
+        book: BookMode = BookMode::Both, "BANGO_BOOK";
+        /// Root proof searches: `vcf` (own VCF, break the opponent's), `vct` (also own VCT),
+        /// `vctdef` (also restrict the root against the opponent's VCT), `off`.
+        proofs: ProofMode = ProofMode::DEFAULT, "BANGO_PROOFS";
+        /// Lazy SMP workers put off the moves another worker is searching (off: for comparison).
+        smp_defer: bool = true, "BANGO_SMP_DEFER";
+        /// Seed of the randomised algorithms.
+        seed: u64 = DEFAULT_SEED, "BANGO_SEED";
+    }
+}
+
+/// Experiments kept for comparison, compiled only with the `experiments` feature.
+#[cfg(feature = "experiments")]
+mod experiments {
+    crate::declare_settings! {
+        /// Settings of the experiments (see the `experiments` feature).
+        #[derive(Clone, Debug, PartialEq)]
+        pub struct Experiments {
+            /// Lazy SMP answers by depth-weighted voting instead of the deepest iteration.
+            smp_vote: bool = false, "BANGO_SMP_VOTE";
+        }
+    }
+}
+#[cfg(feature = "experiments")]
+pub use experiments::Experiments;
+
+/// Everything the brain is configured with.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct Config {
+    /// The brain's own settings.
+    pub brain: Brain,
+    /// The search's switches and tunables.
+    pub search: Params,
+    /// The root proof steps' shares of the move budget and node caps.
+    pub proofs: Slices,
+    /// Experiments (only with the `experiments` feature).
+    #[cfg(feature = "experiments")]
+    pub experiments: Experiments,
+    /// `INFO folder`: a directory for persistent files (books are looked for there first).
+    pub folder: Option<PathBuf>,
+    /// The running executable, when known (books are looked for beside it).
+    pub exe: Option<PathBuf>,
+}
+
+impl Config {
+    /// The defaults, overridden by every variable `vars` has a value for; a value that does not
+    /// parse is reported to `warn` and leaves the default.
+    pub fn from_vars(
+        vars: &dyn Fn(&str) -> Option<String>,
+        warn: &mut dyn FnMut(String),
+    ) -> Config {
+        Config {
+            brain: Brain::from_vars(vars, warn),
+            search: Params::from_vars(vars, warn),
+            proofs: {
+                let (slices, note) = Slices::from_vars(vars, warn).clamped();
+                if let Some(note) = note {
+                    warn(note);
+                }
+                slices
+            },
+            #[cfg(feature = "experiments")]
+            experiments: Experiments::from_vars(vars, warn),
+            folder: None,
+            exe: None,
+        }
+    }
+
+    /// Sets variable `var` (any declared setting) from `text`: `None` if no setting has that
+    /// variable, else whether `text` parsed.
+    pub fn set(&mut self, var: &str, text: &str) -> Option<Result<(), String>> {
+        let found = self
+            .brain
+            .set(var, text)
+            .or_else(|| self.search.set(var, text))
+            .or_else(|| self.proofs.set(var, text));
+        #[cfg(feature = "experiments")]
+        let found = found.or_else(|| self.experiments.set(var, text));
+        found
+    }
+
+    /// Every declared setting with its default, in a stable order: the brain's, the search's,
+    /// the proofs', then the experiments'.
+    pub fn documented() -> Vec<(SettingDoc, String)> {
+        let mut out = Vec::new();
+        let mut add = |docs: &[SettingDoc], values: Vec<(&'static str, String)>| {
+            out.extend(docs.iter().copied().zip(values.into_iter().map(|(_, v)| v)));
+        };
+        add(Brain::DOCS, Brain::default().values());
+        add(Params::DOCS, Params::default().values());
+        add(Slices::DOCS, Slices::default().values());
+        #[cfg(feature = "experiments")]
+        add(Experiments::DOCS, Experiments::default().values());
+        out
+    }
+
+    /// One line per setting, `VAR=default  doc` (with its `INFO` key), for `--help`.
+    pub fn help() -> String {
+        let rows = Config::documented();
+        let width = rows
+            .iter()
+            .map(|(d, v)| d.var.len() + v.len() + 1)
+            .max()
+            .unwrap_or(0);
+        let mut s = String::new();
+        for (d, v) in rows {
+            let name = format!("{}={v}", d.var);
+            let info = d.info.map(|k| format!(" (INFO {k})")).unwrap_or_default();
+            s += &format!("  {name:<width$}  {}{info}\n", d.doc.trim());
+        }
+        s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    use crate::search::settings::table as vars;
+
+    #[test]
+    fn one_parser_for_every_source() {
+        let mut warnings = Vec::new();
+        let c = Config::from_vars(
+            &vars(&[
+                ("BANGO_SMP", "4"),
+                ("BANGO_BOOK", "prior"),
+                ("BANGO_PROOFS", "off"),
+                ("BANGO_SMP_DEFER", "off"),
+                ("BANGO_LMR", "no"),
+                ("BANGO_SEED", "12"),
+            ]),
+            &mut |w| warnings.push(w),
+        );
+        assert!(warnings.is_empty(), "{warnings:?}");
+        assert_eq!(c.brain.threads, 4);
+        assert_eq!(c.brain.book, BookMode::PriorOnly);
+        assert_eq!(c.brain.proofs, ProofMode::Off);
+        // `off` means off for every switch (it used to leave deferral on).
+        assert!(!c.brain.smp_defer);
+        assert!(!c.search.lmr);
+        assert_eq!(c.brain.seed, 12);
+        // The protocol's INFO keys go through the same parser.
+        let mut c = Config::default();
+        assert_eq!(c.brain.set_info("thread_num", "3"), Some(Ok(())));
+        assert_eq!(c.brain.threads, 3);
+        assert!(c.brain.set_info("hash_size", "lots").unwrap().is_err());
+        assert_eq!(c.brain.hash_kib, 0);
+        // The command line's VAR=VALUE reaches search switches too.
+        assert_eq!(c.set("BANGO_PVS", "0"), Some(Ok(())));
+        assert!(!c.search.pvs);
+        assert!(c.set("BANGO_NOTHING", "1").is_none());
+    }
+
+    #[test]
+    fn bad_values_warn_and_keep_the_default() {
+        let mut warnings = Vec::new();
+        let c = Config::from_vars(
+            &vars(&[("BANGO_BOOK", "sometimes"), ("BANGO_SMP", "-2")]),
+            &mut |w| warnings.push(w),
+        );
+        assert_eq!(c, Config::default());
+        assert_eq!(warnings.len(), 2, "{warnings:?}");
+        assert!(warnings.iter().any(|w| w.contains("BANGO_BOOK")));
+        // Proof shares beyond the move budget are cut, with a warning.
+        let mut warnings = Vec::new();
+        let c = Config::from_vars(
+            &vars(&[("BANGO_PROOF_OWN_VCT", "80"), ("BANGO_PROOFS", "vctdef")]),
+            &mut |w| warnings.push(w),
+        );
+        assert_eq!(c.brain.proofs, ProofMode::VctDefend);
+        assert_eq!(
+            (c.proofs.own_vct_percent, c.proofs.opp_vct_percent),
+            (65, 0)
+        );
+        assert_eq!(warnings.len(), 1, "{warnings:?}");
+        assert!(warnings[0].contains("using 10+15+65+0%"), "{warnings:?}");
+    }
+
+    #[test]
+    fn help_lists_every_variable_with_its_default() {
+        let help = Config::help();
+        for (doc, default) in Config::documented() {
+            let line = help
+                .lines()
+                .find(|l| l.trim_start().starts_with(&format!("{}=", doc.var)))
+                .unwrap_or_else(|| panic!("{} missing from help", doc.var));
+            assert!(line.contains(&format!("{}={default}", doc.var)), "{line}");
+        }
+        assert!(help.contains("BANGO_SMP=1"), "{help}");
+        assert!(help.contains("BANGO_LMR=true"), "{help}");
+        assert!(help.contains("(INFO thread_num)"), "{help}");
+    }
+}

@@ -1,0 +1,87 @@
+//! The evaluation's values: what an empty cell is worth to a colour, from its four directional
+//! patterns. [`crate::evaluation::position::Position`] keeps the sums of these values up to date as stones
+//! come and go, so evaluating a node is O(1).
+//!
+//! Each empty cell's four patterns for a colour form a *combination* ([`crate::evaluation::weights`]), and
+//! the embedded weights give it two values: one while that colour is to move
+//! ([`CellInfo::value`]) and one while it waits ([`CellInfo::wait`]); a four point is worth far
+//! more to the side about to play. The evaluation is the side to move's sum of `value` minus
+//! the opponent's sum of `wait`, plus a tempo bonus ([`Weights::tempo`]; without it scores
+//! swing between odd and even depths) and a term for the two sides' highest threat rungs
+//! ([`Weights::threat`]). The move policy's score of a cell ([`CellInfo::attack`],
+//! [`CellInfo::defence`]) orders quiet moves and is precomputed here too. Renju suspects for
+//! black (possible double three, double four, overline) are valued as worthless: most are
+//! forbidden, and a true check is too costly for every update.
+
+use crate::evaluation::weights::{self, WeightSet, Weights};
+use crate::game::pattern::{combine, Pattern, Threat};
+use std::sync::OnceLock;
+
+/// What an empty cell offers one colour.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct CellInfo {
+    /// Evaluation contribution while this colour is to move ([`Weights::mover`]).
+    pub value: i32,
+    /// Evaluation contribution while the other colour is to move ([`Weights::waiter`]).
+    pub wait: i32,
+    /// Move policy: how good taking the cell is for this colour ([`Weights::attack`]).
+    pub attack: i16,
+    /// Move policy: how good it is for the other colour to take it from this one
+    /// ([`Weights::defence`]).
+    pub defence: i16,
+    /// The rung of the threat ladder a move here reaches.
+    pub threat: Threat,
+    /// Renju black only: the point may be forbidden and must be checked before use.
+    pub suspect: bool,
+}
+
+/// What a cell with the four directional patterns `pats` offers (its threat rung, whether it
+/// is a renju suspect for black, its values under the weights `w`).
+pub fn cell_info(pats: &[Pattern; 4], renju_black: bool, w: &Weights) -> CellInfo {
+    let (threat, suspect) = combine(pats, renju_black);
+    if suspect {
+        return CellInfo {
+            threat,
+            suspect,
+            ..CellInfo::default()
+        };
+    }
+    let i = weights::canonical(pats);
+    let policy = |v: i32| v.clamp(i16::MIN as i32, i16::MAX as i32) as i16;
+    CellInfo {
+        value: w.mover[i],
+        wait: w.waiter[i],
+        attack: policy(w.attack[i]),
+        defence: policy(w.defence[i]),
+        threat,
+        suspect,
+    }
+}
+
+/// Number of four-pattern combinations: a cell's four patterns as a base-11 number (direction
+/// `d` is digit `d`), so that one pattern change is one addition to the code.
+pub const CODES: usize = 11 * 11 * 11 * 11;
+/// The weight of direction `d` in a combination code.
+pub const DIGIT: [i32; 4] = [1, 11, 121, 1331];
+
+/// The [`CellInfo`] of every combination code under the weights `set`, for ordinary colours
+/// and renju black (where suspects are marked), computed once per set: an update looks the
+/// info up instead of combining four patterns.
+pub fn combination_table(renju_black: bool, set: WeightSet) -> &'static [CellInfo] {
+    const SETS: usize = WeightSet::ALL.len();
+    static TABLES: [[OnceLock<Box<[CellInfo]>>; 2]; SETS] =
+        [const { [OnceLock::new(), OnceLock::new()] }; SETS];
+    // Every rule reads the same weights (see `crate::evaluation::weights`).
+    let w = set.weights();
+    TABLES[set.index()][renju_black as usize].get_or_init(|| {
+        (0..CODES)
+            .map(|code| {
+                let mut pats = [Pattern::Dead; 4];
+                for (d, p) in pats.iter_mut().enumerate() {
+                    *p = Pattern::ALL[code / DIGIT[d] as usize % 11];
+                }
+                cell_info(&pats, renju_black, w)
+            })
+            .collect()
+    })
+}

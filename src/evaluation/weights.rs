@@ -1,0 +1,410 @@
+//! The evaluation and move-policy weights: one set of values per *combination* of a cell's four
+//! directional patterns, read from a data file the build embeds (`src/weights/*.txt`, written by
+//! `pbrain-bango train`, see [`crate::front::train`]).
+//!
+//! # Sets ([`WeightSet`])
+//! - `fitted`: `src/weights/freestyle.txt`, the evaluation and policy fitted by `train fit`;
+//! - `fitted-eval`: its evaluation with the hand-set move order;
+//! - `classic`: `src/weights/classic.txt`, the hand-set values (`train classic`).
+//!
+//! The search reads the set its parameters name (`BANGO_WEIGHTS`,
+//! [`crate::search::alphabeta::Params::weights`]); everything else that builds a position (book, Swap2,
+//! the solver) reads [`WeightSet::DEFAULT`], the same set unless the setting says otherwise.
+//!
+//! # Combinations
+//! A cell's four patterns (one per direction, [`Pattern`]) without their order: the direction of
+//! a line does not change what it is worth, so the 11^4 ordered codes fold into
+//! [`COMBOS`] = C(14, 4) = 1001 multisets. [`canonical`] maps four patterns to their index.
+//!
+//! # Values (per combination, for the colour that owns the cell's patterns)
+//! - `mover`: what the cell is worth to the side to move;
+//! - `waiter`: what it is worth to the side that moved last (attack and defence differ: a four
+//!   point of the side to move wins, the same point of the other side is only a block to make);
+//! - `attack` / `defence`: the move policy, how good the cell is to take for the side to move
+//!   (from its own patterns) and to deny (from the opponent's); with a term for the cell's
+//!   distance to each of the last two stones (`near`), it orders the moves within a rung of
+//!   the threat ladder.
+//!
+//! The evaluation of a position is `sum(mover of the side to move's cells) - sum(waiter of the
+//! other side's cells) + tempo + threat[top rung of the side to move][top rung of the other]`,
+//! in search units; `scale` is how many units make one logit of
+//! win probability (`p = 1/(1+exp(-eval/scale))`). Every rule reads the freestyle set: the
+//! patterns are already rule-aware (fives, overlines, caro's blocked ends), and the shared data
+//! has labelled positions for freestyle only.
+//!
+//! # File format
+//! `#` comments, then `scale S`, `tempo T`, optional `threat A B V` lines (the evaluation term
+//! when the side to move's highest threat rung is `A` and the other side's `B`, 0 when
+//! absent), optional `near D LAST OWN` lines (policy terms by
+//! distance `D` to the last two stones, 0 when absent), and one line per combination: four
+//! pattern names (any order) and the four integers `mover waiter attack defence`. Every
+//! combination must appear exactly once.
+
+use crate::game::board::{Board, Pos};
+use crate::game::pattern::{Pattern, THREATS};
+use std::sync::OnceLock;
+
+/// Number of pattern combinations (multisets of four of the eleven patterns).
+pub const COMBOS: usize = 1001;
+
+/// Which embedded weights to read (see the module docs).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum WeightSet {
+    /// The fitted evaluation and move policy.
+    Fitted,
+    /// The fitted evaluation with the hand-set move order.
+    FittedEval,
+    /// The hand-set evaluation and move order.
+    Classic,
+}
+
+impl WeightSet {
+    /// The set the brain reads unless told otherwise.
+    pub const DEFAULT: WeightSet = WeightSet::Fitted;
+    /// Every set, in [`WeightSet::index`] order.
+    pub const ALL: [WeightSet; 3] = [WeightSet::Fitted, WeightSet::FittedEval, WeightSet::Classic];
+
+    /// The set's name (`fitted`, `fitted-eval`, `classic`).
+    pub fn name(self) -> &'static str {
+        match self {
+            WeightSet::Fitted => "fitted",
+            WeightSet::FittedEval => "fitted-eval",
+            WeightSet::Classic => "classic",
+        }
+    }
+
+    /// The set of a name, in any case.
+    pub fn from_name(name: &str) -> Option<WeightSet> {
+        let name = name.trim().to_ascii_lowercase();
+        WeightSet::ALL.into_iter().find(|s| s.name() == name)
+    }
+
+    /// Its place in [`WeightSet::ALL`] (for per-set caches).
+    #[inline]
+    pub fn index(self) -> usize {
+        self as usize
+    }
+
+    /// Its weights.
+    pub fn weights(self) -> &'static Weights {
+        static SETS: [OnceLock<Weights>; 3] = [OnceLock::new(), OnceLock::new(), OnceLock::new()];
+        SETS[self.index()].get_or_init(|| {
+            let parse = |text: &str| {
+                Weights::parse(text).expect("the embedded weights parse (checked by a test)")
+            };
+            let fitted = || parse(include_str!("weights/freestyle.txt"));
+            let classic = || parse(include_str!("weights/classic.txt"));
+            match self {
+                WeightSet::Fitted => fitted(),
+                WeightSet::Classic => classic(),
+                WeightSet::FittedEval => {
+                    let policy = classic();
+                    Weights {
+                        attack: policy.attack,
+                        defence: policy.defence,
+                        near: policy.near,
+                        ..fitted()
+                    }
+                }
+            }
+        })
+    }
+}
+
+impl std::fmt::Display for WeightSet {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The values of every combination, and the global terms.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Weights {
+    /// Search units per logit of win probability.
+    pub scale: i32,
+    /// The side to move's bonus for being about to place a stone.
+    pub tempo: i32,
+    /// A term by the highest threat rung either side can reach (`[side to move][other side]`,
+    /// index [`crate::game::pattern::Threat`]): what the sums of cell values cannot see, such as an
+    /// open three that meets no four.
+    pub threat: Vec<[i32; THREATS]>,
+    /// Value of a cell to the side to move, by combination index.
+    pub mover: Vec<i32>,
+    /// Value of a cell to the side that moved last.
+    pub waiter: Vec<i32>,
+    /// Policy: how good taking the cell is, from the mover's own patterns.
+    pub attack: Vec<i32>,
+    /// Policy: how good denying the cell is, from the opponent's patterns there.
+    pub defence: Vec<i32>,
+    /// Policy: a term per distance bucket ([`near_bucket`]) from the cell to the opponent's
+    /// last stone (`[0]`) and to the mover's own last stone (`[1]`).
+    pub near: Vec<[i32; 2]>,
+}
+
+/// Distance buckets of the policy's proximity terms.
+pub const NEAR: usize = 5;
+
+/// The proximity bucket of `q` to a recent stone: the Chebyshev distance, `NEAR - 1` for that
+/// far or farther or when there is no such stone.
+#[inline]
+pub fn near_bucket(q: Pos, stone: Option<Pos>) -> usize {
+    stone.map_or(NEAR - 1, |s| q.chebyshev(s).min(NEAR - 1))
+}
+
+/// The opponent's last stone and the side to move's last stone of `board` (looked for among
+/// the last few placed; a position set up out of order may have none).
+#[inline]
+pub fn recent_stones(board: &Board) -> [Option<Pos>; 2] {
+    let me = board.side_to_move();
+    let mut out = [None, None];
+    for &(p, c) in board.history().iter().rev().take(4) {
+        let slot = &mut out[(c == me) as usize];
+        if slot.is_none() {
+            *slot = Some(p);
+        }
+    }
+    out
+}
+
+/// The combinations in index order, each sorted strongest first.
+fn combos() -> &'static [[Pattern; 4]] {
+    static LIST: OnceLock<Vec<[Pattern; 4]>> = OnceLock::new();
+    LIST.get_or_init(|| {
+        let mut out = Vec::with_capacity(COMBOS);
+        for a in 0..11 {
+            for b in 0..=a {
+                for c in 0..=b {
+                    for d in 0..=c {
+                        out.push([a, b, c, d].map(|i| Pattern::ALL[i]));
+                    }
+                }
+            }
+        }
+        debug_assert_eq!(out.len(), COMBOS);
+        out
+    })
+}
+
+/// The four patterns of combination `index`, strongest first.
+pub fn patterns_of(index: usize) -> [Pattern; 4] {
+    combos()[index]
+}
+
+/// The combination index of four patterns in any order.
+#[inline]
+pub fn canonical(pats: &[Pattern; 4]) -> usize {
+    let mut s = pats.map(|p| p as usize);
+    s.sort_unstable_by(|a, b| b.cmp(a));
+    let [a, b, c, d] = s;
+    // Multisets a >= b >= c >= d in the order `combos` lists them: C(a+3, 4) have a smaller
+    // first pattern, C(b+2, 3) the same first and a smaller second, C(c+1, 2) a smaller third.
+    (a + 3) * (a + 2) * (a + 1) * a / 24 + (b + 2) * (b + 1) * b / 6 + (c + 1) * c / 2 + d
+}
+
+fn pattern_name(p: Pattern) -> &'static str {
+    match p {
+        Pattern::Dead => "Dead",
+        Pattern::Overline => "OL",
+        Pattern::B1 => "B1",
+        Pattern::F1 => "F1",
+        Pattern::B2 => "B2",
+        Pattern::F2 => "F2",
+        Pattern::B3 => "B3",
+        Pattern::F3 => "F3",
+        Pattern::B4 => "B4",
+        Pattern::F4 => "F4",
+        Pattern::F5 => "F5",
+    }
+}
+
+fn pattern_by_name(s: &str) -> Option<Pattern> {
+    Pattern::ALL.iter().copied().find(|&p| pattern_name(p) == s)
+}
+
+impl Weights {
+    /// All zero (a start for fitting).
+    pub fn zero() -> Weights {
+        Weights {
+            scale: 1,
+            tempo: 0,
+            threat: vec![[0; THREATS]; THREATS],
+            mover: vec![0; COMBOS],
+            waiter: vec![0; COMBOS],
+            attack: vec![0; COMBOS],
+            defence: vec![0; COMBOS],
+            near: vec![[0; 2]; NEAR],
+        }
+    }
+
+    /// Parses the file format (see the module docs).
+    pub fn parse(text: &str) -> Result<Weights, String> {
+        let mut w = Weights::zero();
+        let (mut scale, mut tempo) = (None, None);
+        let mut seen = vec![false; COMBOS];
+        for (n, line) in text.lines().enumerate() {
+            let err = |m: &str| format!("weights line {}: {m}", n + 1);
+            let t = line.trim();
+            if t.is_empty() || t.starts_with('#') {
+                continue;
+            }
+            let f: Vec<&str> = t.split_whitespace().collect();
+            let int = |s: &str| {
+                s.parse::<i32>()
+                    .map_err(|_| err(&format!("bad number {s:?}")))
+            };
+            match f.as_slice() {
+                ["scale", v] => scale = Some(int(v)?),
+                ["threat", a, b, v] => {
+                    let rung = |x: &str| {
+                        x.parse::<usize>()
+                            .ok()
+                            .filter(|&t| t < THREATS)
+                            .ok_or_else(|| err(&format!("bad rung {x:?}")))
+                    };
+                    w.threat[rung(a)?][rung(b)?] = int(v)?;
+                }
+                ["near", d, last, own] => {
+                    let d: usize = d
+                        .parse()
+                        .ok()
+                        .filter(|&d| d < NEAR)
+                        .ok_or_else(|| err(&format!("bad distance {d:?}")))?;
+                    w.near[d] = [int(last)?, int(own)?];
+                }
+                ["tempo", v] => tempo = Some(int(v)?),
+                [p0, p1, p2, p3, m, wt, a, d] => {
+                    let mut pats = [Pattern::Dead; 4];
+                    for (slot, name) in pats.iter_mut().zip([p0, p1, p2, p3]) {
+                        *slot = pattern_by_name(name)
+                            .ok_or_else(|| err(&format!("unknown pattern {name:?}")))?;
+                    }
+                    let i = canonical(&pats);
+                    if std::mem::replace(&mut seen[i], true) {
+                        return Err(err("combination given twice"));
+                    }
+                    w.mover[i] = int(m)?;
+                    w.waiter[i] = int(wt)?;
+                    w.attack[i] = int(a)?;
+                    w.defence[i] = int(d)?;
+                }
+                _ => return Err(err("expected `scale S`, `tempo T` or a combination line")),
+            }
+        }
+        if let Some(i) = seen.iter().position(|&s| !s) {
+            return Err(format!("weights: combination {:?} missing", patterns_of(i)));
+        }
+        w.scale = scale.ok_or("weights: no scale")?;
+        if w.scale <= 0 {
+            return Err("weights: scale must be positive".into());
+        }
+        w.tempo = tempo.ok_or("weights: no tempo")?;
+        Ok(w)
+    }
+
+    /// The file text, after `header` (each of its lines becomes a comment).
+    pub fn to_text(&self, header: &str) -> String {
+        let mut s = String::new();
+        for l in header.lines() {
+            s.push_str("# ");
+            s.push_str(l);
+            s.push('\n');
+        }
+        s.push_str(&format!("scale {}\ntempo {}\n", self.scale, self.tempo));
+        s.push_str("# top threat rung of the side to move, of the other side: evaluation term\n");
+        for (a, row) in self.threat.iter().enumerate() {
+            for (b, v) in row.iter().enumerate() {
+                if *v != 0 {
+                    s.push_str(&format!("threat {a} {b} {v}\n"));
+                }
+            }
+        }
+        s.push_str(
+            "# distance to the opponent's last stone, to the own last stone: policy terms\n",
+        );
+        for (d, n) in self.near.iter().enumerate() {
+            s.push_str(&format!("near {d} {} {}\n", n[0], n[1]));
+        }
+        s.push_str("# patterns (strongest first), mover waiter attack defence\n");
+        for i in 0..COMBOS {
+            let p = patterns_of(i).map(pattern_name);
+            s.push_str(&format!(
+                "{} {} {} {} {} {} {} {}\n",
+                p[0],
+                p[1],
+                p[2],
+                p[3],
+                self.mover[i],
+                self.waiter[i],
+                self.attack[i],
+                self.defence[i]
+            ));
+        }
+        s
+    }
+
+    /// The default set's weights ([`WeightSet::DEFAULT`]; every rule reads them, see the
+    /// module docs).
+    pub fn embedded() -> &'static Weights {
+        WeightSet::DEFAULT.weights()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn canonical_indexes_every_multiset_once() {
+        for (i, pats) in combos().iter().enumerate() {
+            assert_eq!(canonical(pats), i, "{pats:?}");
+            let mut rev = *pats;
+            rev.reverse();
+            assert_eq!(canonical(&rev), i);
+            let rot = [pats[2], pats[0], pats[3], pats[1]];
+            assert_eq!(canonical(&rot), i);
+        }
+        assert_eq!(canonical(&[Pattern::F5; 4]), COMBOS - 1);
+        assert_eq!(canonical(&[Pattern::Dead; 4]), 0);
+    }
+
+    #[test]
+    fn embedded_weights_parse_and_round_trip() {
+        for set in WeightSet::ALL {
+            let w = set.weights();
+            assert!(w.scale > 0);
+            assert_eq!(Weights::parse(&w.to_text("round trip")).unwrap(), *w);
+            assert_eq!(
+                WeightSet::from_name(&set.to_string().to_uppercase()),
+                Some(set)
+            );
+        }
+        // The mixed set: the fitted evaluation, the hand-set order.
+        let (f, e, c) = (
+            WeightSet::Fitted.weights(),
+            WeightSet::FittedEval.weights(),
+            WeightSet::Classic.weights(),
+        );
+        assert_eq!(
+            (&e.mover, &e.waiter, e.tempo),
+            (&f.mover, &f.waiter, f.tempo)
+        );
+        assert_eq!((&e.attack, &e.defence), (&c.attack, &c.defence));
+        assert_eq!(WeightSet::from_name("nope"), None);
+    }
+
+    #[test]
+    fn incomplete_or_bad_files_are_refused() {
+        let w = Weights::embedded();
+        let text = w.to_text("");
+        let missing: String = text
+            .lines()
+            .filter(|l| !l.starts_with("F5 F5 F5 F5"))
+            .map(|l| format!("{l}\n"))
+            .collect();
+        assert!(Weights::parse(&missing).unwrap_err().contains("missing"));
+        let twice = format!("{text}F5 F5 F5 F5 1 2 3 4\n");
+        assert!(Weights::parse(&twice).unwrap_err().contains("twice"));
+        assert!(Weights::parse(&text.replace("scale ", "scale -")).is_err());
+        assert!(Weights::parse(&format!("{text}F9 F5 F5 F5 1 2 3 4\n")).is_err());
+    }
+}

@@ -1,0 +1,1045 @@
+//! The session state machine: applies parsed [`Command`]s to the game state and produces the
+//! reply lines. It owns the board, the rule, the clock settings and the algorithm; it never reads
+//! input (the reader thread does) and writes only through the line sink it is given.
+//!
+//! # Invariants
+//! - A command that fails leaves the state exactly as it was and replies `ERROR <reason>`: a
+//!   refused `BOARD` keeps the previous position, a refused `TURN` places nothing.
+//! - `me` is our colour once any command has told us (BEGIN: black; first TURN on an empty
+//!   board: white; BOARD/YXBOARD: inferred, see [`infer_colour`]); before the algorithm is
+//!   asked, the board's side to move is set to `me`.
+//! - Every move we print has been placed on our board as our colour, and is legal: on the board,
+//!   empty, and not a renju forbidden point when we are black (an algorithm answer that is not
+//!   legal is replaced, with a `DEBUG` line saying so).
+//!
+//! # BOARD field 3
+//! Field 3 marks a cell of a continuous game that belongs to neither player. The board has no
+//! neutral stones, so a marker is placed as an *opponent* stone: it can never be played, and it
+//! can never complete one of our lines (which is what a neutral cell means to us); the price is
+//! that the algorithm may see opponent shapes through it, a cautious error. Markers do not count
+//! when inferring colours, and they are placed before the real stones so that the last stone
+//! given stays the last move.
+
+use super::command::{BoardKind, Command, Coord, Info, Owner};
+use super::info::{self, Setting};
+use super::report::{moves, Printer};
+use crate::engine::algo::{Algorithm, Analysis, Balance, Request};
+use crate::engine::config::Config;
+use crate::game::board::{Board, Color, Pos, MAX_SIZE, MIN_SIZE};
+use crate::game::rules::{self, Rule};
+use crate::knowledge::book::swap2::Swap2Reply;
+use crate::search::alphabeta::WIN_MIN;
+use crate::search::timeman::{self, Limits, MatchClock, ReplyLag, TimeControl};
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
+
+/// What the caller should do after a command.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Flow {
+    /// Keep reading commands.
+    Continue,
+    /// `END` was received: stop, printing nothing more.
+    End,
+}
+
+/// A sink for reply lines (without terminators). Shared with search threads, hence `Sync`.
+pub type Sink<'a> = &'a (dyn Fn(&str) + Sync);
+
+/// The game state of one protocol session.
+pub struct Session {
+    algo: Box<dyn Algorithm>,
+    config: Config,
+    board: Option<Board>,
+    me: Option<Color>,
+    rule: Rule,
+    time: TimeControl,
+    /// The match clock by our own count, corrected by `time_left` ([`MatchClock`]).
+    clock: MatchClock,
+    /// How late our recent replies came after their budgets ([`ReplyLag`]).
+    lag: ReplyLag,
+    max_depth: Option<u32>,
+    max_nodes: Option<u64>,
+    game_type: u64,
+    /// Moves an analyst left out of the root (`YXBLOCK`), until `YXBLOCKRESET` or a new game.
+    blocked: Vec<Pos>,
+    /// The last command was answered with our move on the board: a ponder may follow.
+    ponder_ready: bool,
+}
+
+impl Session {
+    /// A session with no board yet (`START` creates one).
+    pub fn new(algo: Box<dyn Algorithm>, config: Config) -> Session {
+        Session {
+            algo,
+            config,
+            board: None,
+            me: None,
+            rule: Rule::Freestyle,
+            time: TimeControl::default(),
+            clock: MatchClock::default(),
+            lag: ReplyLag::default(),
+            max_depth: None,
+            max_nodes: None,
+            game_type: 0,
+            blocked: Vec::new(),
+            ponder_ready: false,
+        }
+    }
+
+    /// The current board, if a game was started.
+    pub fn board(&self) -> Option<&Board> {
+        self.board.as_ref()
+    }
+
+    /// The rule in force.
+    pub fn rule(&self) -> Rule {
+        self.rule
+    }
+
+    /// The configuration in force.
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+
+    /// Our colour, once known.
+    pub fn me(&self) -> Option<Color> {
+        self.me
+    }
+
+    /// Applies one command. `started` is when the reader read it (the move clock's start);
+    /// `stop` is raised by the reader when the move must be answered now.
+    pub fn apply(
+        &mut self,
+        cmd: Command,
+        started: Instant,
+        stop: &AtomicBool,
+        out: Sink<'_>,
+    ) -> Flow {
+        self.ponder_ready = false;
+        let played = matches!(
+            cmd,
+            Command::Begin | Command::Turn(_) | Command::Board(BoardKind::Board, _)
+        );
+        let result = match cmd {
+            Command::End => return Flow::End,
+            Command::Start(n) => self.start(n, n).map(|_| out("OK")),
+            Command::RectStart(w, h) => self.start(w, h).map(|_| out("OK")),
+            Command::Restart => self.restart().map(|_| out("OK")),
+            Command::Begin => self.begin(started, stop, out),
+            Command::Turn(c) => self.turn(c, started, stop, out),
+            Command::Board(kind, stones) => self.set_board(kind, &stones, started, stop, out),
+            Command::Takeback(c) => self.takeback(c).map(|_| out("OK")),
+            Command::Play(c) => self.play(c).map(|p| out(&p.to_string())),
+            Command::Swap2Board(stones) => self.swap2(&stones, false, started, stop, out),
+            Command::Swap1Board(stones) => self.swap2(&stones, true, started, stop, out),
+            Command::Info(info) => self.info(info, out),
+            Command::About => {
+                out(&about(self.algo.name()));
+                Ok(())
+            }
+            Command::YxStop | Command::YxHashClear => Ok(()),
+            Command::YxShowForbid => self.show_forbid().map(|s| out(&s)),
+            Command::Print => self.print(out),
+            Command::YxNbest(n) => self.nbest(n, started, stop, out),
+            Command::YxSearchDefend => self.search_defend(started, stop, out),
+            Command::YxBalance { stones, bias } => self.balance(stones, bias, started, stop, out),
+            Command::YxBlock(moves) => self.block(&moves),
+            Command::YxBlockUndo => {
+                self.blocked.pop();
+                Ok(())
+            }
+            Command::YxBlockReset => {
+                self.blocked.clear();
+                Ok(())
+            }
+            Command::Unknown(what) => {
+                out(&format!("UNKNOWN {what}"));
+                Ok(())
+            }
+            Command::Error(why) => Err(why),
+        };
+        self.ponder_ready = played && result.is_ok();
+        if let Err(why) = result {
+            out(&format!("ERROR {why}"));
+        }
+        Flow::Continue
+    }
+
+    fn start(&mut self, w: i64, h: i64) -> Result<(), String> {
+        if w != h {
+            return Err(format!("only square boards are supported, not {w}x{h}"));
+        }
+        let range = MIN_SIZE as i64..=MAX_SIZE as i64;
+        if !range.contains(&w) {
+            return Err(format!(
+                "unsupported board size {w} (supported: {MIN_SIZE}..={MAX_SIZE})"
+            ));
+        }
+        self.new_game(w as usize);
+        Ok(())
+    }
+
+    fn restart(&mut self) -> Result<(), String> {
+        let size = self.current()?.size();
+        self.new_game(size);
+        Ok(())
+    }
+
+    fn new_game(&mut self, size: usize) {
+        self.board = Some(Board::new(size));
+        self.me = None;
+        self.blocked.clear();
+        self.clock.new_game();
+        self.algo.new_game(size, &self.config);
+    }
+
+    fn current(&self) -> Result<&Board, String> {
+        self.board
+            .as_ref()
+            .ok_or_else(|| "no game: send START first".to_string())
+    }
+
+    fn begin(&mut self, started: Instant, stop: &AtomicBool, out: Sink<'_>) -> Result<(), String> {
+        if self.current()?.stone_count() != 0 {
+            return Err("BEGIN on a non-empty board (use BOARD to set a position)".into());
+        }
+        self.me = Some(Color::Black);
+        let p = self.think(started, stop, out, &Analysis::default())?;
+        out(&p.to_string());
+        Ok(())
+    }
+
+    fn turn(
+        &mut self,
+        c: Coord,
+        started: Instant,
+        stop: &AtomicBool,
+        out: Sink<'_>,
+    ) -> Result<(), String> {
+        let board = self.current()?;
+        let p = empty_point(board, c)?;
+        // Their stone's colour is whoever is to move; that fixes ours when nothing else has.
+        let me = self.me.unwrap_or_else(|| board.side_to_move().opponent());
+        self.me = Some(me);
+        let board = self.board.as_mut().expect("checked above");
+        board.put(p, me.opponent()).expect("checked empty");
+        let q = self.think(started, stop, out, &Analysis::default())?;
+        out(&q.to_string());
+        Ok(())
+    }
+
+    fn takeback(&mut self, c: Coord) -> Result<(), String> {
+        let p = on_board(self.current()?, c)?;
+        let board = self.board.as_mut().expect("checked above");
+        board
+            .remove(p)
+            .map(|_| ())
+            .ok_or_else(|| format!("no stone at {c} to take back"))
+    }
+
+    fn play(&mut self, c: Coord) -> Result<Pos, String> {
+        let board = self.current()?;
+        let p = empty_point(board, c)?;
+        let me = self.me.unwrap_or_else(|| board.side_to_move());
+        self.me = Some(me);
+        let board = self.board.as_mut().expect("checked above");
+        board.put(p, me).expect("checked empty");
+        Ok(p)
+    }
+
+    fn set_board(
+        &mut self,
+        kind: BoardKind,
+        stones: &[(Coord, Owner)],
+        started: Instant,
+        stop: &AtomicBool,
+        out: Sink<'_>,
+    ) -> Result<(), String> {
+        let name = match kind {
+            BoardKind::Board => "BOARD",
+            BoardKind::YxBoard => "YXBOARD",
+        };
+        let size = self.current()?.size();
+        let (board, me) = build_position(size, stones, self.rule)
+            .map_err(|e| format!("{name}: {e}; position unchanged"))?;
+        self.board = Some(board);
+        self.me = Some(me);
+        if kind == BoardKind::Board {
+            let p = self.think(started, stop, out, &Analysis::default())?;
+            out(&p.to_string());
+        }
+        Ok(())
+    }
+
+    /// `SWAP2BOARD` (0, 3 or 5 stones) or, with `swap1`, `SWAP1BOARD` (3 stones).
+    fn swap2(
+        &mut self,
+        stones: &[Coord],
+        swap1: bool,
+        started: Instant,
+        stop: &AtomicBool,
+        out: Sink<'_>,
+    ) -> Result<(), String> {
+        let name = if swap1 { "SWAP1BOARD" } else { "SWAP2BOARD" };
+        let size = self.current()?.size();
+        let mut board = Board::new(size);
+        for &c in stones {
+            let p = empty_point(&board, c).map_err(|e| format!("{name}: {e}"))?;
+            board.play(p).expect("checked empty");
+        }
+        if swap1 && stones.len() != 3 {
+            return Err(format!(
+                "SWAP1BOARD with {} stones (expected 3)",
+                stones.len()
+            ));
+        }
+        if !matches!(stones.len(), 0 | 3 | 5) {
+            return Err(format!(
+                "SWAP2BOARD with {} stones (expected 0, 3 or 5)",
+                stones.len()
+            ));
+        }
+        if self.algo_swap2(&board, swap1, started, stop, out) {
+            return Ok(());
+        }
+        match stones.len() {
+            0 => {
+                // The algorithm has no Swap2 logic: a fixed, plainly legal proposal.
+                let c = size / 2;
+                let three = [Pos::new(c, c), Pos::new(c + 1, c), Pos::new(c - 1, c + 1)];
+                for p in three {
+                    board.play(p).expect("distinct points near the centre");
+                }
+                self.board = Some(board);
+                self.me = None;
+                out(&format!("{} {} {}", three[0], three[1], three[2]));
+                Ok(())
+            }
+            3 | 5 => {
+                // We take white and play its next move (the "one move" answer).
+                self.board = Some(board);
+                self.me = Some(Color::White);
+                let p = self.think(started, stop, out, &Analysis::default())?;
+                out(&p.to_string());
+                Ok(())
+            }
+            _ => unreachable!("checked above"),
+        }
+    }
+
+    /// This move's limits: the clock from `started`, the time control and the depth and node
+    /// caps the manager set.
+    fn limits(&self, started: Instant) -> Limits {
+        Limits {
+            started,
+            time: self.clock.apply(self.time),
+            max_depth: self.max_depth,
+            max_nodes: self.max_nodes,
+            lag_ms: self.lag.ms(),
+        }
+    }
+
+    /// Our move asked for at `started` is answered now: its time goes off the match clock, and
+    /// how far it came past its budget into the lag the next budgets keep back.
+    fn answered(&mut self, started: Instant) {
+        let took = started.elapsed();
+        if let Some(budget) = timeman::budget_ms(&self.limits(started)) {
+            self.lag.observe(budget, took);
+        }
+        self.clock.moved(took);
+    }
+
+    /// Asks the algorithm for its Swap2 answer to `board` and, when it gives a legal one, prints
+    /// and applies it (true). False leaves the answer to the fallback.
+    fn algo_swap2(
+        &mut self,
+        board: &Board,
+        swap1: bool,
+        started: Instant,
+        stop: &AtomicBool,
+        out: Sink<'_>,
+    ) -> bool {
+        let emit = self.notes(out);
+        let req = Request {
+            board,
+            rule: self.rule,
+            limits: self.limits(started),
+            config: &self.config,
+            stop,
+            output: &emit,
+            report: &|_| {},
+            analysis: &Analysis::default(),
+        };
+        let algo = &mut self.algo;
+        let reply = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            if swap1 {
+                algo.swap1(&req)
+            } else {
+                algo.swap2(&req)
+            }
+        }));
+        let Ok(Some(reply)) = reply else { return false };
+        let n = board.stone_count();
+        let mut b = board.clone();
+        let (text, me) = match reply {
+            Swap2Reply::Swap if n > 0 => ("SWAP".to_string(), Some(Color::Black)),
+            Swap2Reply::Moves(moves)
+                if matches!((n, moves.len()), (0, 3) | (3, 1 | 2) | (5, 1))
+                    && !(swap1 && moves.len() != 1) =>
+            {
+                for &p in &moves {
+                    let mover = b.side_to_move();
+                    if !is_legal(&mut b, p, mover, self.rule) {
+                        out(&format!("DEBUG illegal Swap2 stone {p}; answering simply"));
+                        return false;
+                    }
+                    b.play(p).expect("checked legal");
+                }
+                let text: Vec<String> = moves.iter().map(|p| p.to_string()).collect();
+                // One stone after three or five: we took white. Otherwise the opponent chooses.
+                let me = (moves.len() == 1).then_some(Color::White);
+                (text.join(" "), me)
+            }
+            other => {
+                out(&format!(
+                    "DEBUG Swap2 answer {other:?} does not fit {n} stones; answering simply"
+                ));
+                return false;
+            }
+        };
+        self.board = Some(b);
+        self.me = me;
+        self.answered(started);
+        out(&text);
+        true
+    }
+
+    /// Stores an `INFO` setting as [`info::interpret`] takes it, saying what it clamped or
+    /// ignored; resource settings are handed to the algorithm at once, so that they hold from
+    /// the next search (not only from the next game).
+    fn info(&mut self, info: Info, out: Sink<'_>) -> Result<(), String> {
+        let interpreted = info::interpret(info);
+        if let Some(note) = interpreted.note {
+            out(&format!("MESSAGE {note}"));
+        }
+        let Some(setting) = interpreted.setting else {
+            return Ok(());
+        };
+        let resources = matches!(
+            setting,
+            Setting::MaxMemory(_) | Setting::Threads(_) | Setting::HashKib(_)
+        );
+        let brain = &mut self.config.brain;
+        match setting {
+            Setting::TurnMs(ms) => self.time.turn_ms = Some(ms),
+            Setting::MatchMs(ms) => self.time.match_ms = Some(ms),
+            Setting::LeftMs(ms) => self.clock.report(ms),
+            Setting::GameType(t) => self.game_type = t,
+            Setting::Rule(bits) => self.rule = Rule::from_info_bits(bits),
+            Setting::Folder(path) => self.config.folder = Some(path.into()),
+            Setting::MaxDepth(d) => self.max_depth = d,
+            Setting::MaxNodes(n) => self.max_nodes = n,
+            Setting::ShowDetail(level) => brain.show_detail = level,
+            Setting::Pondering(on) => brain.pondering = on,
+            Setting::MaxMemory(bytes) => brain.max_memory = bytes,
+            Setting::Threads(n) => brain.threads = n,
+            Setting::HashKib(kib) => brain.hash_kib = kib,
+        }
+        if resources {
+            for note in self.algo.configure(&self.config) {
+                out(&format!("MESSAGE {note}"));
+            }
+        }
+        Ok(())
+    }
+
+    /// `YXNBEST n`: `n` principal variations, the best move answered and played like `TURN`'s.
+    fn nbest(
+        &mut self,
+        n: u64,
+        started: Instant,
+        stop: &AtomicBool,
+        out: Sink<'_>,
+    ) -> Result<(), String> {
+        self.ready_to_analyse()?;
+        let analysis = Analysis {
+            lines: n.min(usize::MAX as u64) as usize,
+            ..self.analysis()
+        };
+        let p = self.think(started, stop, out, &analysis)?;
+        out(&p.to_string());
+        Ok(())
+    }
+
+    /// `YXSEARCHDEFEND`: every candidate move searched as its own principal variation; answered
+    /// by the moves that do not lose (`NONE` when every move loses), each lost one marked
+    /// `MESSAGE REALTIME LOST`. Nothing is played.
+    fn search_defend(
+        &mut self,
+        started: Instant,
+        stop: &AtomicBool,
+        out: Sink<'_>,
+    ) -> Result<(), String> {
+        self.ready_to_analyse()?;
+        let analysis = Analysis {
+            lines: Analysis::ALL,
+            every_move: true,
+            ..self.analysis()
+        };
+        let (_, lines) = self.ask(started, stop, out, &analysis)?;
+        if lines.is_empty() {
+            return Err("YXSEARCHDEFEND: no iteration completed in the time given".into());
+        }
+        let (lost, held): (Vec<_>, Vec<_>) = lines
+            .iter()
+            .filter(|l| !l.pv.is_empty())
+            .partition(|l| l.score <= -WIN_MIN);
+        for l in &lost {
+            out(&format!("MESSAGE REALTIME LOST {}", l.pv[0]));
+        }
+        let held: Vec<Pos> = held.iter().map(|l| l.pv[0]).collect();
+        out(&format!(
+            "MESSAGE DEFEND {} of {} moves hold",
+            held.len(),
+            held.len() + lost.len()
+        ));
+        if held.is_empty() {
+            out("NONE");
+        } else {
+            out(&moves(&held));
+        }
+        Ok(())
+    }
+
+    /// `YXBALANCEONE b` / `YXBALANCETWO b`: the stones that leave the position closest to the
+    /// score `b`, answered as `x,y` or `x,y x,y`; nothing is played.
+    fn balance(
+        &mut self,
+        stones: usize,
+        bias: i64,
+        started: Instant,
+        stop: &AtomicBool,
+        out: Sink<'_>,
+    ) -> Result<(), String> {
+        self.ready_to_analyse()?;
+        let me = self
+            .me
+            .unwrap_or_else(|| self.board.as_ref().expect("checked").side_to_move());
+        let mut board = self.board.clone().expect("checked");
+        board.set_side_to_move(me);
+        if board.empty_cells().count() < stones {
+            return Err(format!("no room for {stones} stones"));
+        }
+        let bias = bias.clamp(-(WIN_MIN as i64) + 1, WIN_MIN as i64 - 1) as i32;
+        let analysis = self.analysis();
+        let limits = self.limits(started);
+        let emit = self.notes(out);
+        let printer = self.printer(out, &analysis);
+        let report = |r: crate::search::alphabeta::Report<'_>| printer.report(r);
+        let req = Request {
+            board: &board,
+            rule: self.rule,
+            limits,
+            config: &self.config,
+            stop,
+            output: &emit,
+            report: &report,
+            analysis: &analysis,
+        };
+        let want = Balance { stones, bias };
+        let algo = &mut self.algo;
+        let answer =
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| algo.balance(&req, want)));
+        let stones_found = match answer {
+            Ok(Some(found)) => found,
+            Ok(None) => return Err(format!("{} cannot judge balance", self.algo.name())),
+            Err(_) => return Err(format!("{} failed (panicked)", self.algo.name())),
+        };
+        // Each stone must be legal for its colour in turn.
+        let mut check = board.clone();
+        for &p in &stones_found {
+            let mover = check.side_to_move();
+            if !is_legal(&mut check, p, mover, self.rule) {
+                return Err(format!("balance answered the illegal stone {p}"));
+            }
+            check.play(p).expect("checked legal");
+        }
+        out(&moves(&stones_found));
+        Ok(())
+    }
+
+    /// `YXBLOCK` … `DONE`: adds on-board points to the blocked moves (all or none).
+    fn block(&mut self, coords: &[Coord]) -> Result<(), String> {
+        let board = self.current()?;
+        let points = coords
+            .iter()
+            .map(|&c| on_board(board, c))
+            .collect::<Result<Vec<Pos>, String>>()
+            .map_err(|e| format!("YXBLOCK: {e}; nothing blocked"))?;
+        for p in points {
+            if !self.blocked.contains(&p) {
+                self.blocked.push(p);
+            }
+        }
+        Ok(())
+    }
+
+    /// The analysis every think starts from: the blocked moves.
+    fn analysis(&self) -> Analysis {
+        Analysis {
+            blocked: self.blocked.clone(),
+            ..Analysis::default()
+        }
+    }
+
+    /// An analysis command needs a game with an empty point.
+    fn ready_to_analyse(&self) -> Result<(), String> {
+        if self.current()?.is_full() {
+            return Err("the board is full".into());
+        }
+        Ok(())
+    }
+
+    /// Whether the last command left our move on the board with pondering on: the caller may
+    /// then call [`Session::ponder`] while no command is waiting.
+    pub fn wants_ponder(&self) -> bool {
+        self.ponder_ready
+            && self.config.brain.pondering
+            && self.board.as_ref().is_some_and(|b| !b.is_full())
+    }
+
+    /// Searches the current position with the opponent to move until `stop` is raised,
+    /// printing nothing (see [`Algorithm::ponder`]). The board and the game are unchanged.
+    pub fn ponder(&mut self, stop: &AtomicBool) {
+        let (Some(board), Some(me)) = (self.board.as_ref(), self.me) else {
+            return;
+        };
+        let mut board = board.clone();
+        board.set_side_to_move(me.opponent());
+        let over = board
+            .last_move()
+            .and_then(|p| Some((p, board.at(p)?)))
+            .is_some_and(|(p, c)| rules::is_win_at(&board, p, c, self.rule));
+        if board.is_full() || over {
+            return;
+        }
+        let req = Request {
+            board: &board,
+            rule: self.rule,
+            limits: Limits::new(TimeControl::default()),
+            config: &self.config,
+            stop,
+            output: &|_| {},
+            report: &|_| {},
+            analysis: &Analysis::default(),
+        };
+        let algo = &mut self.algo;
+        // A failed ponder costs nothing but the ponder.
+        let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| algo.ponder(&req)));
+    }
+
+    /// The sink of the algorithm's notes: `MESSAGE` lines under any `show_detail` but 0.
+    fn notes<'s>(&self, out: Sink<'s>) -> impl Fn(&str) + Sync + 's {
+        let show = self.config.brain.show_detail != 0;
+        move |s: &str| {
+            if show {
+                out(&format!("MESSAGE {s}"));
+            }
+        }
+    }
+
+    /// The printer of a think's reports with `analysis`: real times unless the think is
+    /// deterministic (one worker and a depth or node cap).
+    fn printer<'s>(&self, out: Sink<'s>, analysis: &Analysis) -> Printer<'s> {
+        let deterministic = self.config.brain.threads <= 1
+            && (self.max_depth.is_some() || self.max_nodes.is_some());
+        Printer::new(
+            out,
+            self.config.brain.show_detail,
+            !deterministic,
+            analysis.lines > 1,
+        )
+    }
+
+    fn show_forbid(&mut self) -> Result<String, String> {
+        self.current()?;
+        let rule = self.rule;
+        let board = self.board.as_mut().expect("checked above");
+        let mut reply = String::from("FORBID ");
+        for p in rules::forbidden_points(board, rule) {
+            reply.push_str(&format!("{:02}{:02}", p.x(), p.y()));
+        }
+        reply.push('.');
+        Ok(reply)
+    }
+
+    fn print(&self, out: Sink<'_>) -> Result<(), String> {
+        let board = self.current()?;
+        let me = match self.me {
+            Some(Color::Black) => "black",
+            Some(Color::White) => "white",
+            None => "not yet known",
+        };
+        out(&format!(
+            "MESSAGE {}x{} {}, {} stones, we play {me}, game type {}",
+            board.size(),
+            board.size(),
+            self.rule,
+            board.stone_count(),
+            self.game_type
+        ));
+        let opt = |v: Option<String>| v.unwrap_or_else(|| "-".into());
+        let t = self.clock.apply(self.time);
+        out(&format!(
+            "MESSAGE settings: threads={} hash_kib={} max_memory={} show_detail={} folder={} \
+             timeout_turn={} timeout_match={} time_left={} max_depth={} max_node={} reply_lag_ms={}",
+            self.config.brain.threads,
+            opt((self.config.brain.hash_kib > 0).then(|| self.config.brain.hash_kib.to_string())),
+            self.config.brain.max_memory,
+            self.config.brain.show_detail,
+            opt(self.config.folder.as_ref().map(|f| f.display().to_string())),
+            opt(t.turn_ms.map(|v| v.to_string())),
+            opt(t.match_ms.map(|v| v.to_string())),
+            opt(t.left_ms.map(|v| v.to_string())),
+            opt(self.max_depth.map(|v| v.to_string())),
+            opt(self.max_nodes.map(|v| v.to_string())),
+            self.lag.ms(),
+        ));
+        for line in self.algo.resources() {
+            out(&format!("MESSAGE {line}"));
+        }
+        for row in board.to_string().lines() {
+            out(&format!("MESSAGE {row}"));
+        }
+        Ok(())
+    }
+
+    /// Asks the algorithm for our move on the current board, checks it and places it.
+    fn think(
+        &mut self,
+        started: Instant,
+        stop: &AtomicBool,
+        out: Sink<'_>,
+        analysis: &Analysis,
+    ) -> Result<Pos, String> {
+        let (p, _) = self.ask(started, stop, out, analysis)?;
+        let me = self.me.expect("colour set by ask");
+        let board = self.board.as_mut().expect("checked by ask");
+        board.put(p, me).expect("checked legal");
+        self.answered(started);
+        Ok(p)
+    }
+
+    /// Asks the algorithm for our move on the current board with `analysis`, printing its
+    /// reports; returns the move (checked legal, not placed) and the search's principal
+    /// variations.
+    fn ask(
+        &mut self,
+        started: Instant,
+        stop: &AtomicBool,
+        out: Sink<'_>,
+        analysis: &Analysis,
+    ) -> Result<(Pos, Vec<crate::search::alphabeta::Line>), String> {
+        let me = self.me.unwrap_or_else(|| {
+            self.board
+                .as_ref()
+                .map_or(Color::Black, |b| b.side_to_move())
+        });
+        self.me = Some(me);
+        let rule = self.rule;
+        let limits = self.limits(started);
+        let emit = self.notes(out);
+        let printer = self.printer(out, analysis);
+        let report = |r: crate::search::alphabeta::Report<'_>| printer.report(r);
+        let board = self
+            .board
+            .as_mut()
+            .ok_or_else(|| "no game: send START first".to_string())?;
+        if board.is_full() {
+            return Err("the board is full".into());
+        }
+        board.set_side_to_move(me);
+        let req = Request {
+            board,
+            rule,
+            limits,
+            config: &self.config,
+            stop,
+            output: &emit,
+            report: &report,
+            analysis,
+        };
+        // A panicking algorithm is a bug, but in a tournament a legal move still beats a dead
+        // process: fall back to the first legal point, as for an illegal answer.
+        let algo = &mut self.algo;
+        let answer = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| algo.think(&req)));
+        let p = match answer {
+            Ok(p) if is_legal(board, p, me, rule) => p,
+            Ok(p) => {
+                let q = first_legal(board, me, rule);
+                out(&format!(
+                    "DEBUG {} answered the illegal move {},{}; playing {q} instead",
+                    self.algo.name(),
+                    p.x(),
+                    p.y()
+                ));
+                q
+            }
+            Err(_) => {
+                let q = first_legal(board, me, rule);
+                out(&format!(
+                    "DEBUG {} failed (panicked); playing {q} instead",
+                    self.algo.name()
+                ));
+                q
+            }
+        };
+        Ok((p, printer.last_lines()))
+    }
+}
+
+/// The first legal point in index order, else any empty point (the caller checked one exists).
+fn first_legal(board: &mut Board, me: Color, rule: Rule) -> Pos {
+    let empties: Vec<Pos> = board.empty_cells().collect();
+    empties
+        .iter()
+        .copied()
+        .find(|&q| is_legal(board, q, me, rule))
+        .unwrap_or(empties[0])
+}
+
+/// The `ABOUT` line.
+pub fn about(ai: &str) -> String {
+    format!(
+        "name=\"pbrain-bango\", version=\"{}\", author=\"bango team\", country=\"International\", \
+         www=\"\", ai=\"{ai}\"",
+        env!("CARGO_PKG_VERSION")
+    )
+}
+
+fn is_legal(board: &mut Board, p: Pos, me: Color, rule: Rule) -> bool {
+    board.is_empty_at(p) && !(me == Color::Black && rules::is_forbidden(board, p, rule))
+}
+
+fn on_board(board: &Board, c: Coord) -> Result<Pos, String> {
+    board
+        .pos(c.x, c.y)
+        .ok_or_else(|| format!("{c} is outside the {}x{} board", board.size(), board.size()))
+}
+
+fn empty_point(board: &Board, c: Coord) -> Result<Pos, String> {
+    let p = on_board(board, c)?;
+    if board.at(p).is_some() {
+        return Err(format!("{c} is occupied"));
+    }
+    Ok(p)
+}
+
+/// Our colour for a `BOARD` position: under renju the stones come in move order, so the first
+/// real stone's owner is black; otherwise equal counts mean we (to move) are black, one stone
+/// fewer means white, and an impossible surplus of our own falls back to the first-stone rule.
+/// Markers (field 3) are not counted.
+pub fn infer_colour(stones: &[(Coord, Owner)], rule: Rule) -> Color {
+    let count = |o: Owner| stones.iter().filter(|s| s.1 == o).count();
+    let (own, opp) = (count(Owner::Own), count(Owner::Opponent));
+    let first_is_ours = stones
+        .iter()
+        .find(|s| s.1 != Owner::Marker)
+        .map(|s| s.1 == Owner::Own);
+    let by_first = |first: bool| if first { Color::Black } else { Color::White };
+    match first_is_ours {
+        None => Color::Black,
+        Some(first) if rule == Rule::Renju => by_first(first),
+        Some(first) => match own.cmp(&opp) {
+            std::cmp::Ordering::Equal => Color::Black,
+            std::cmp::Ordering::Less => Color::White,
+            std::cmp::Ordering::Greater => by_first(first),
+        },
+    }
+}
+
+/// Builds the position a `BOARD`/`YXBOARD` body describes, on a fresh board, with our colour to
+/// move. Refuses off-board and repeated points.
+pub fn build_position(
+    size: usize,
+    stones: &[(Coord, Owner)],
+    rule: Rule,
+) -> Result<(Board, Color), String> {
+    let me = infer_colour(stones, rule);
+    let mut board = Board::new(size);
+    let markers = stones.iter().filter(|s| s.1 == Owner::Marker);
+    let real = stones.iter().filter(|s| s.1 != Owner::Marker);
+    for &(c, owner) in markers.chain(real) {
+        let p = on_board(&board, c)?;
+        if board.at(p).is_some() {
+            return Err(format!("{c} given twice"));
+        }
+        let colour = if owner == Owner::Own {
+            me
+        } else {
+            me.opponent()
+        };
+        board.put(p, colour).expect("checked empty");
+    }
+    board.set_side_to_move(me);
+    Ok((board, me))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn c(x: i64, y: i64) -> Coord {
+        Coord { x, y }
+    }
+
+    #[test]
+    fn colour_inference() {
+        use Owner::*;
+        let f = Rule::Freestyle;
+        assert_eq!(infer_colour(&[], f), Color::Black);
+        assert_eq!(infer_colour(&[(c(7, 7), Opponent)], f), Color::White);
+        assert_eq!(
+            infer_colour(&[(c(7, 7), Opponent), (c(8, 8), Own)], f),
+            Color::Black
+        );
+        assert_eq!(
+            infer_colour(&[(c(7, 7), Own), (c(8, 8), Opponent), (c(1, 1), Marker)], f),
+            Color::Black
+        );
+        // Renju: move order decides, even where counts would say otherwise.
+        assert_eq!(
+            infer_colour(&[(c(7, 7), Opponent), (c(8, 8), Own)], Rule::Renju),
+            Color::White
+        );
+        assert_eq!(
+            infer_colour(&[(c(1, 1), Marker), (c(7, 7), Own)], Rule::Renju),
+            Color::Black
+        );
+        // Surplus of our own stones: first-stone rule.
+        assert_eq!(
+            infer_colour(&[(c(7, 7), Opponent), (c(8, 8), Own), (c(9, 9), Own)], f),
+            Color::White
+        );
+    }
+
+    #[test]
+    fn position_with_markers_keeps_the_last_move() {
+        use Owner::*;
+        let (b, me) = build_position(
+            15,
+            &[
+                (c(7, 7), Opponent),
+                (c(0, 0), Marker),
+                (c(8, 7), Own),
+                (c(9, 9), Opponent),
+            ],
+            Rule::Freestyle,
+        )
+        .unwrap();
+        assert_eq!(me, Color::White);
+        assert_eq!(b.side_to_move(), Color::White);
+        assert_eq!(b.last_move(), Some(Pos::new(9, 9)));
+        assert_eq!(b.at(Pos::new(0, 0)), Some(Color::Black));
+        assert_eq!(b.at(Pos::new(8, 7)), Some(Color::White));
+        assert!(
+            build_position(15, &[(c(7, 7), Own), (c(7, 7), Opponent)], Rule::Freestyle)
+                .unwrap_err()
+                .contains("twice")
+        );
+        assert!(build_position(15, &[(c(15, 0), Own)], Rule::Freestyle)
+            .unwrap_err()
+            .contains("outside"));
+    }
+
+    /// Answers a fixed point, or panics.
+    struct Broken(Option<Pos>);
+    impl Algorithm for Broken {
+        fn name(&self) -> &'static str {
+            "broken"
+        }
+        fn think(&mut self, _req: &Request<'_>) -> Pos {
+            self.0.expect("this algorithm panics on purpose")
+        }
+        fn new_game(&mut self, _size: usize, _config: &Config) {}
+    }
+
+    fn run(algo: Broken, cmds: Vec<Command>) -> (Session, Vec<String>) {
+        let lines = parking_lot::Mutex::new(Vec::new());
+        let sink = |l: &str| lines.lock().push(l.to_string());
+        let mut s = Session::new(Box::new(algo), Config::default());
+        let stop = AtomicBool::new(false);
+        for cmd in cmds {
+            s.apply(cmd, Instant::now(), &stop, &sink);
+        }
+        (s, lines.into_inner())
+    }
+
+    #[test]
+    fn illegal_or_panicking_algorithms_still_give_a_legal_move() {
+        // Renju, we are black; 0,0 is occupied and 3,3 is forbidden (double three).
+        let board = |me_first: bool| {
+            let f = |own: bool| {
+                if own == me_first {
+                    Owner::Own
+                } else {
+                    Owner::Opponent
+                }
+            };
+            vec![
+                (c(3, 1), f(true)),
+                (c(0, 0), f(false)),
+                (c(3, 2), f(true)),
+                (c(9, 6), f(false)),
+                (c(1, 3), f(true)),
+                (c(9, 7), f(false)),
+                (c(2, 3), f(true)),
+                (c(0, 9), f(false)),
+            ]
+        };
+        let setup = |b| {
+            vec![
+                Command::Start(10),
+                Command::Info(Info::Rule(4)),
+                Command::Board(BoardKind::Board, b),
+            ]
+        };
+        let (s, out) = run(Broken(Some(Pos::new(3, 3))), setup(board(true)));
+        assert_eq!(out[0], "OK");
+        assert!(
+            out[1].starts_with("DEBUG broken answered the illegal move 3,3"),
+            "{out:?}"
+        );
+        assert_eq!(out[2], "1,0");
+        assert_eq!(s.board().unwrap().at(Pos::new(1, 0)), Some(Color::Black));
+        let (_, out) = run(Broken(Some(Pos::new(0, 0))), setup(board(true)));
+        assert!(out[1].contains("illegal move 0,0"), "{out:?}");
+        assert_eq!(out[2], "1,0");
+        let (s, out) = run(Broken(None), setup(board(true)));
+        assert!(out[1].starts_with("DEBUG broken failed"), "{out:?}");
+        assert_eq!(out[2], "1,0");
+        assert_eq!(s.me(), Some(Color::Black));
+        // As white, 3,3 is fine.
+        let (s, out) = run(Broken(Some(Pos::new(3, 3))), setup(board(false)));
+        assert_eq!(out[1..], ["3,3".to_string()]);
+        assert_eq!(s.me(), Some(Color::White));
+    }
+
+    #[test]
+    fn about_line_has_the_keys() {
+        let a = about("random");
+        for key in [
+            "name=\"pbrain-bango\"",
+            "version=\"",
+            "author=",
+            "country=",
+            "www=",
+            "ai=\"random\"",
+        ] {
+            assert!(a.contains(key), "{a}");
+        }
+        assert!(a
+            .split(", ")
+            .all(|kv| kv.contains("=\"") && kv.ends_with('"')));
+    }
+}

@@ -1,0 +1,116 @@
+//! The node function, in numbered steps as in the engines this follows. Steps 8 to 12 are the
+//! move loop the root shares ([`super::movepick`]).
+
+use super::score::{from_tt, win_in};
+use super::worker::Run;
+use super::MAX_PLY;
+use crate::evaluation::movegen::{self, Scope};
+use crate::search::tt::Bound;
+
+impl Run<'_, '_> {
+    /// The score of the position `ply` plies from the root, searched `depth` plies deep inside
+    /// `alpha..beta` (fail-soft); 0 once the search is abandoned.
+    pub(super) fn negamax(
+        &mut self,
+        depth: i32,
+        mut alpha: i32,
+        mut beta: i32,
+        ply: usize,
+        pv_node: bool,
+    ) -> i32 {
+        // Step 1. Count the node and poll the clock: an abandoned search unwinds at once and
+        // its scores are never used or stored.
+        if self.poll() {
+            return 0;
+        }
+        self.stack[ply].pv_len = ply;
+        self.seldepth = self.seldepth.max(ply);
+
+        // Step 2. Positions the threats already decide: no search needed, and they keep the
+        // fastest-win ordering exact.
+        if let Some(s) = self.decided(ply) {
+            return s;
+        }
+
+        // Step 3. Mate distance pruning: no line from here can beat a win already closer to the
+        // root, so the window shrinks to what is still reachable.
+        alpha = alpha.max(-win_in(ply));
+        beta = beta.min(win_in(ply + 1));
+        if alpha >= beta {
+            return alpha;
+        }
+
+        // Step 4. At the horizon, resolve the fours before trusting the static evaluation.
+        if depth <= 0 || ply >= MAX_PLY - 16 {
+            return self.qsearch(alpha, beta, ply, self.params.qsearch_fours);
+        }
+
+        // Step 5. Transposition table: a deep enough bound that settles the window ends the node
+        // (not at PV nodes, so the principal variation stays whole); its move is tried first.
+        let key = self.pos.key();
+        let (tt_move, tt_cut) = self.probe(key, depth, alpha, beta, ply, pv_node);
+        if let Some(s) = tt_cut {
+            return s;
+        }
+
+        // Step 6. Generate once, score once, order by the ladder, table move, killers, history.
+        let mut moves = std::mem::take(&mut self.stack[ply].moves);
+        let scope = movegen::generate(&mut self.pos, self.params.threat_prune, &mut moves);
+        if moves.is_empty() {
+            self.stack[ply].moves = moves;
+            // No legal block of a five loses; otherwise the board is full: a draw.
+            return if scope == Scope::Block {
+                -win_in(ply + 2)
+            } else {
+                0
+            };
+        }
+        self.order(&mut moves, tt_move, ply);
+
+        // Step 7. Forced replies: a block of a five, or a defence against an open three, is
+        // searched a ply deeper (when enabled), so that the attacker's threats alone spend the
+        // depth and a threat sequence is read as deep as its attacking moves allow. The
+        // attacker's moves still cost a ply each, so the extension cannot recur without end.
+        let extension = match scope {
+            Scope::Block => self.params.extend_blocks,
+            Scope::Defend => self.params.extend_defences,
+            Scope::Win | Scope::All => false,
+        };
+        let search_depth = depth + i32::from(extension);
+
+        // Steps 8-12. The move loop, and the bound it stores.
+        let best =
+            self.search_moves::<false>(&mut moves, search_depth, alpha, beta, ply, pv_node, key);
+        self.stack[ply].moves = moves;
+        best
+    }
+
+    /// The table's advice for a node: its move, and its score when a deep enough bound settles
+    /// the window (never at PV nodes).
+    fn probe(
+        &self,
+        key: u64,
+        depth: i32,
+        alpha: i32,
+        beta: i32,
+        ply: usize,
+        pv_node: bool,
+    ) -> (Option<crate::game::board::Pos>, Option<i32>) {
+        if !self.params.tt {
+            return (None, None);
+        }
+        let Some(e) = self.ctx.tt.probe(key) else {
+            return (None, None);
+        };
+        if pv_node || (e.depth as i32) < depth {
+            return (e.best, None);
+        }
+        let s = from_tt(e.score, ply);
+        let cut = match e.bound {
+            Bound::Exact => true,
+            Bound::Lower => s >= beta,
+            Bound::Upper => s <= alpha,
+        };
+        (e.best, cut.then_some(s))
+    }
+}

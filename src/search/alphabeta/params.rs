@@ -1,0 +1,211 @@
+//! The search's parameters, each declared once ([`crate::declare_settings!`]): the switches that
+//! turn a feature off for equivalence tests and self-play judgement, and the tunable margins and
+//! thresholds. Every one has a `BANGO_*` variable (the binary reads the environment; the search
+//! takes the plain values), a default and a doc line that `pbrain-bango --help` prints.
+//!
+//! Value-preserving switches (`tt`, `pvs`, `aspiration`) never change the root score at a fixed
+//! depth; the others change what is searched and are judged by games. [`Params::exact`] keeps only
+//! the value-preserving ones.
+
+use crate::evaluation::weights::WeightSet;
+
+crate::declare_settings! {
+    /// The search's switches and tunables.
+    #[derive(Clone, Copy, Debug, PartialEq)]
+    pub struct Params {
+        /// Use the transposition table (probe cut-offs and move ordering).
+        tt: bool = true, "BANGO_TT";
+        /// Principal variation search: zero-window scouts after the first move.
+        pvs: bool = true, "BANGO_PVS";
+        /// Aspiration windows at the root.
+        aspiration: bool = true, "BANGO_ASPIRATION";
+        /// Late move reductions (changes values).
+        lmr: bool = true, "BANGO_LMR";
+        /// Move-count pruning of late moves (changes values).
+        move_count_pruning: bool = true, "BANGO_MCP";
+        /// Restrict moves to defences when the opponent has an open three (changes values).
+        threat_prune: bool = true, "BANGO_THREAT_PRUNE";
+        /// A forced block of a five is searched one ply deeper, so that a line of fours costs
+        /// the search one ply per four, not two (changes values; off: with the defence
+        /// extension it lost 58 Elo at 300 ms, README "Search").
+        extend_blocks: bool = false, "BANGO_EXTEND_BLOCKS";
+        /// The defences against an open three (a node whose moves [`Params::threat_prune`]
+        /// restricts) are searched one ply deeper, so that a line of threes and fours, a VCT,
+        /// costs the search one ply per threat (changes values; off: no gain at 300 ms).
+        extend_defences: bool = false, "BANGO_EXTEND_DEFENCES";
+        /// Own fours the quiescence search may play in a row (changes values).
+        qsearch_fours: i32 = 2, "BANGO_QSEARCH_FOURS";
+        /// Under freestyle and standard, the quiescence's last four must be one that can still
+        /// win: a four-three, a four making a point of two fours, or one whose block makes a four.
+        qsearch_prune_last_four: bool = true, "BANGO_QSEARCH_PRUNE_LAST_FOUR";
+        /// The evaluation and move-order weights: `fitted`, `fitted-eval` (the fitted
+        /// evaluation, the hand-set order) or `classic` (changes values).
+        weights: WeightSet = WeightSet::DEFAULT, "BANGO_WEIGHTS";
+        /// An abandoned iteration's answer counts when it found a move better than the one the
+        /// last completed iteration chose, searched first (changes values under a clock).
+        partial_iteration: bool = true, "BANGO_PARTIAL_ITERATION";
+        /// Evaluate every leaf from scratch instead of incrementally (a slow oracle for tests).
+        full_eval: bool = false, "BANGO_FULL_EVAL";
+        /// Half-width of the first aspiration window.
+        aspiration_delta: i32 = 400, "BANGO_TUNE_ASPIRATION_DELTA";
+        /// Aspiration windows start at this depth.
+        aspiration_min_depth: i32 = 4, "BANGO_TUNE_ASPIRATION_MIN_DEPTH";
+        /// Lazy SMP puts off moves another worker is searching at nodes of at least this remaining
+        /// depth (shallower nodes are too cheap to share; the root always).
+        defer_min_depth: i32 = 3, "BANGO_TUNE_DEFER_MIN_DEPTH";
+        /// Late move reductions apply at nodes of at least this remaining depth.
+        lmr_min_depth: i32 = 2, "BANGO_TUNE_LMR_MIN_DEPTH";
+        /// Late move reductions apply to reducible moves from this index of the ordered list on.
+        lmr_min_index: usize = 2, "BANGO_TUNE_LMR_MIN_INDEX";
+        /// The reduction of a late reducible move is `ln depth · ln index / lmr_divisor` plies.
+        lmr_divisor: f32 = 1.5, "BANGO_TUNE_LMR_DIVISOR";
+        /// Extra reduction of a late reducible move off the principal variation, where a zero
+        /// window only has to show the move is no better.
+        lmr_non_pv: i32 = 1, "BANGO_TUNE_LMR_NON_PV";
+        /// A reduced move is reduced one ply more for every this many policy units (the fitted
+        /// policy's 256 a logit) the policy rates it below the best reducible move picked
+        /// before it; 0 = never.
+        lmr_policy_unit: i32 = 256, "BANGO_TUNE_LMR_POLICY_UNIT";
+        /// ...up to this many plies.
+        lmr_policy_max: i32 = 2, "BANGO_TUNE_LMR_POLICY_MAX";
+        /// Moves of ladder rank at most this may be reduced: quiet moves, open threes, double
+        /// threes and plain fours, each own or its block ([`crate::evaluation::movegen`]'s ladder); a
+        /// four-three and anything above, or its block, never is. The quiescence search reads
+        /// the fours out anyway, so scouting them shallower loses little.
+        reducible_rank: u8 = 7, "BANGO_TUNE_REDUCIBLE_RANK";
+        /// Moves of ladder rank at most this may be cut by move-count pruning; apart from
+        /// [`Params::reducible_rank`] so that a match can tell skipping a threat from scouting it
+        /// shallower.
+        prunable_rank: u8 = 7, "BANGO_TUNE_PRUNABLE_RANK";
+        /// Move-count pruning keeps `late_move_base + depth²` prunable moves of a non-PV node...
+        late_move_base: i32 = 3, "BANGO_TUNE_LATE_MOVE_BASE";
+        /// ...and never more than this many, at any depth.
+        max_quiet_moves: i32 = 10, "BANGO_TUNE_MAX_QUIET_MOVES";
+    }
+}
+
+impl crate::search::settings::SettingValue for WeightSet {
+    fn parse_setting(text: &str) -> Result<WeightSet, String> {
+        WeightSet::from_name(text).ok_or_else(|| {
+            let names: Vec<&str> = WeightSet::ALL.iter().map(|s| s.name()).collect();
+            format!("{:?} is not one of {}", text.trim(), names.join(", "))
+        })
+    }
+}
+
+impl Params {
+    /// Only the features that never change the root score at a fixed depth.
+    pub fn exact() -> Params {
+        Params {
+            lmr: false,
+            move_count_pruning: false,
+            ..Params::default()
+        }
+    }
+
+    /// The reduction of a late reducible move, growing with depth and lateness (the usual log-log
+    /// shape), at least one ply, and [`Params::lmr_non_pv`] more off the principal variation.
+    #[inline]
+    pub fn lmr_reduction(&self, depth: i32, index: usize, pv_node: bool) -> i32 {
+        let r = (depth as f32).ln() * (index as f32).ln() / self.lmr_divisor;
+        (r as i32).max(1) + if pv_node { 0 } else { self.lmr_non_pv }
+    }
+
+    /// The policy's share of a late move's reduction: one ply for every
+    /// [`Params::lmr_policy_unit`] units the policy rates the move below the best reducible move
+    /// picked before it (`gap`), up to [`Params::lmr_policy_max`]. The index alone cannot tell
+    /// a late move the policy likes from one it rates a few logits down; this can.
+    #[inline]
+    pub fn policy_reduction(&self, gap: i32) -> i32 {
+        if self.lmr_policy_unit > 0 {
+            (gap / self.lmr_policy_unit).clamp(0, self.lmr_policy_max)
+        } else {
+            0
+        }
+    }
+
+    /// Move-count pruning: at a non-PV node of remaining depth `depth`, prunable moves after this
+    /// many are not searched. Only moves of rank at most [`Params::prunable_rank`] that are not
+    /// killers are prunable; the table move is searched first.
+    #[inline]
+    pub fn late_move_count(&self, depth: i32) -> usize {
+        (self.late_move_base + depth * depth).min(self.max_quiet_moves) as usize
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    use crate::search::settings::table as vars;
+
+    #[test]
+    fn params_from_variables() {
+        let mut warnings = Vec::new();
+        let mut warn = |w: String| warnings.push(w);
+        assert_eq!(Params::from_vars(&vars(&[]), &mut warn), Params::default());
+        let mut warnings = Vec::new();
+        let p = Params::from_vars(
+            &vars(&[
+                ("BANGO_LMR", "0"),
+                ("BANGO_MCP", "off"),
+                ("BANGO_THREAT_PRUNE", "False"),
+                ("BANGO_QSEARCH_FOURS", "3"),
+                ("BANGO_QSEARCH_PRUNE_LAST_FOUR", "off"),
+                ("BANGO_TT", "1"),
+                ("BANGO_TUNE_LMR_DIVISOR", "2"),
+                ("BANGO_TUNE_LMR_POLICY_UNIT", "0"),
+            ]),
+            &mut |w| warnings.push(w),
+        );
+        assert_eq!(
+            p,
+            Params {
+                lmr: false,
+                move_count_pruning: false,
+                threat_prune: false,
+                qsearch_fours: 3,
+                qsearch_prune_last_four: false,
+                lmr_divisor: 2.0,
+                lmr_policy_unit: 0,
+                ..Params::default()
+            }
+        );
+        assert!(warnings.is_empty(), "{warnings:?}");
+        // Garbage is reported and ignored: the default stays.
+        let p = Params::from_vars(
+            &vars(&[("BANGO_PVS", "maybe"), ("BANGO_TUNE_LMR_MIN_INDEX", "-1")]),
+            &mut |w| warnings.push(w),
+        );
+        assert_eq!(p, Params::default());
+        assert_eq!(warnings.len(), 2, "{warnings:?}");
+    }
+
+    #[test]
+    fn reductions_and_counts_follow_the_tunables() {
+        let p = Params::default();
+        // ln 8 · ln 8 / 1.5 = 2.88 -> 2; one more off the principal variation.
+        assert_eq!(p.lmr_reduction(8, 8, true), 2);
+        assert_eq!(p.lmr_reduction(8, 8, false), 3);
+        // Never below one ply.
+        assert_eq!(p.lmr_reduction(2, 3, true), 1);
+        assert_eq!(p.late_move_count(1), 4);
+        // The policy's share: a ply per 256 units below the best, at most two, never negative.
+        let p = Params {
+            lmr_policy_unit: 256,
+            ..p
+        };
+        assert_eq!(p.policy_reduction(0), 0);
+        assert_eq!(p.policy_reduction(255), 0);
+        assert_eq!(p.policy_reduction(256), 1);
+        assert_eq!(p.policy_reduction(600), 2);
+        assert_eq!(p.policy_reduction(100_000), 2);
+        assert_eq!(p.policy_reduction(-300), 0);
+        let off = Params {
+            lmr_policy_unit: 0,
+            ..p
+        };
+        assert_eq!(off.policy_reduction(100_000), 0);
+        assert_eq!(p.late_move_count(5), 10);
+    }
+}

@@ -1,0 +1,143 @@
+//! The root: its move list (generated once per search, trimmed and reordered by the
+//! [`RootOptions`](super::RootOptions), rotated by the worker's index) and one line's search
+//! over it.
+//!
+//! After each iteration the list is sorted by score, stably, so the next iteration searches
+//! last iteration's best first and moves that did not improve keep their order. Each root move
+//! keeps the score and line of the last iteration that searched it exactly (a move that only
+//! failed its scout scores `-INF`).
+
+use super::score::INF;
+use super::worker::Run;
+use crate::evaluation::movegen::{self, Move};
+use crate::game::board::Pos;
+
+/// A root move with its last score and principal variation.
+pub(super) struct RootMove {
+    /// The move as generated (rank and value keep their meaning for the move loop).
+    pub mv: Move,
+    pub score: i32,
+    pub pv: Vec<Pos>,
+    /// The deepest ply reached by the search of the line it leads (when it leads one).
+    pub seldepth: u32,
+    /// Nodes spent on it in the current iteration.
+    pub nodes: u64,
+}
+
+/// The best move found so far by the iteration in progress (first line only): a root move
+/// whose search ended above the window's lower bound, so it is at least as good as every move
+/// searched before it at this depth. If the iteration is abandoned, it is still better evidence
+/// than the last completed iteration whenever it is not that iteration's move.
+#[derive(Clone, Debug)]
+pub(super) struct IterationBest {
+    /// The depth of the iteration that found it.
+    pub depth: i32,
+    pub mv: Pos,
+    /// Its score: exact, or a lower bound when it failed high.
+    pub score: i32,
+    pub pv: Vec<Pos>,
+}
+
+impl Run<'_, '_> {
+    /// Generates, orders and hints the root moves; worker `worker` rotates them by its index
+    /// so that lazy SMP workers start on different moves.
+    pub(super) fn init_root(&mut self, worker: usize) {
+        let mut moves = Vec::new();
+        let threat_prune = self.params.threat_prune && !self.options.every_move;
+        movegen::generate(&mut self.pos, threat_prune, &mut moves);
+        let tt_move = if self.params.tt {
+            self.ctx.tt.probe(self.pos.key()).and_then(|e| e.best)
+        } else {
+            None
+        };
+        self.order(&mut moves, tt_move, 0);
+        moves.sort_unstable_by_key(|m| std::cmp::Reverse(m.order));
+        self.apply_hints(&mut moves);
+        self.root = moves
+            .iter()
+            .map(|&mv| RootMove {
+                mv,
+                score: -INF,
+                pv: vec![mv.pos],
+                seldepth: 0,
+                nodes: 0,
+            })
+            .collect();
+        if worker > 0 && !self.root.is_empty() {
+            let n = worker % self.root.len();
+            self.root.rotate_left(n);
+        }
+    }
+
+    /// Keeps only the `only` moves and drops the skipped ones (each unless no move would
+    /// remain), then moves the hinted ones to the front in hint order; everything else keeps
+    /// its order.
+    fn apply_hints(&self, moves: &mut Vec<Move>) {
+        let h = &self.options;
+        if !h.only.is_empty() && moves.iter().any(|m| h.only.contains(&m.pos)) {
+            moves.retain(|m| h.only.contains(&m.pos));
+        }
+        if !h.skip.is_empty() && moves.iter().any(|m| !h.skip.contains(&m.pos)) {
+            moves.retain(|m| !h.skip.contains(&m.pos));
+        }
+        if !h.first.is_empty() {
+            let rank = |p: Pos| h.first.iter().position(|&q| q == p).unwrap_or(usize::MAX);
+            moves.sort_by_key(|m| rank(m.pos));
+        }
+    }
+
+    /// One line's search over the root moves not already in a line (`root[pv_idx..]`), in the
+    /// list's order, inside `alpha..beta`.
+    pub(super) fn root_search(&mut self, depth: i32, alpha: i32, beta: i32) -> i32 {
+        self.stack[0].pv_len = 0;
+        // The list's order, as ordering keys the move loop's picking keeps: no move is ever
+        // swapped, so the loop's index `i` is the list's `pv_idx + i`.
+        let candidates = &self.root[self.pv_idx..];
+        let n = candidates.len();
+        let mut moves = std::mem::take(&mut self.stack[0].moves);
+        moves.clear();
+        moves.extend(candidates.iter().enumerate().map(|(k, r)| Move {
+            order: (n - k) as i64,
+            ..r.mv
+        }));
+        let key = self.pos.key();
+        let best = self.search_moves::<true>(&mut moves, depth, alpha, beta, 0, true, key);
+        self.stack[0].moves = moves;
+        best
+    }
+
+    /// Records the line's candidate `i` (`mv`) searched `depth` deep to `score` with `nodes`
+    /// nodes, against the window's `alpha` before it: the first move and any that beat alpha
+    /// were searched exactly, and their line is kept; a first line's move that beat alpha is
+    /// also the iteration's best so far.
+    pub(super) fn record_root_move(
+        &mut self,
+        i: usize,
+        mv: Pos,
+        score: i32,
+        alpha: i32,
+        depth: i32,
+        nodes: u64,
+    ) {
+        let child = &self.stack[1];
+        let rm = &mut self.root[self.pv_idx + i];
+        rm.nodes += nodes;
+        debug_assert_eq!(rm.mv.pos, mv, "the move loop keeps the root list's order");
+        if i == 0 || score > alpha {
+            rm.score = score;
+            rm.pv.clear();
+            rm.pv.push(mv);
+            rm.pv.extend_from_slice(&child.pv[1..child.pv_len.max(1)]);
+        } else {
+            rm.score = -INF;
+        }
+        if score > alpha && self.pv_idx == 0 {
+            self.iteration_best = Some(IterationBest {
+                depth,
+                mv,
+                score,
+                pv: rm.pv.clone(),
+            });
+        }
+    }
+}
