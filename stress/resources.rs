@@ -2,7 +2,7 @@
 //! game under a `max_memory` limit and a thread count (the issue's two settings: the Gomocup
 //! 350 MB with four threads, and 64 MiB with 64 threads asked for), and the stack the search
 //! really touches (the resident pages of a search thread's stack after deep searches), against
-//! [`bango::engine::resources::WORKER_STACK_BYTES`].
+//! [`bango::search::smp::WORKER_STACK_BYTES`].
 //!
 //! Short mode by default (a short game each, quick searches); `BANGO_STRESS=long` plays longer
 //! games at longer budgets and searches longer, and prints the figures, e.g.
@@ -215,14 +215,14 @@ fn worker_stack_covers_the_deepest_search() {
          {} KiB resident before, {} KiB after; worker stacks are {} KiB",
         before >> 10,
         after >> 10,
-        resources::WORKER_STACK_BYTES >> 10
+        bango::search::smp::WORKER_STACK_BYTES >> 10
     );
     assert!(
         deepest >= 4,
         "the searches went too shallow to measure anything"
     );
     assert!(
-        after * 4 <= resources::WORKER_STACK_BYTES as u64,
+        after * 4 <= bango::search::smp::WORKER_STACK_BYTES as u64,
         "the search touched {after} bytes of stack: less than four times that is reserved"
     );
 }

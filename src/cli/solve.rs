@@ -9,9 +9,7 @@
 //! mismatches are reported; the exit code is then 1 if any puzzle mismatched or was unsolved.
 
 use bango::game::notation::Puzzle;
-use bango::solver::{
-    Budget, DfpnOptions, DfpnSolver, Proof, VcfSolver, VctOptions, VctProof, VctSolver,
-};
+use bango::solver::{Budget, DfpnOptions, DfpnSolver, Proof, VcfSolver, VctProof};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -25,9 +23,6 @@ pub struct Args {
     /// Search for victory by continuous threats (fours and threes).
     #[arg(long)]
     vct: bool,
-    /// With --vct: use the old iterative-deepening VCT search instead of df-pn (comparison).
-    #[arg(long, requires = "vct")]
-    vct_id: bool,
     /// With --vct: no quiet attacks (moves that threaten a VCF without making a three).
     #[arg(long, requires = "vct")]
     vct_no_quiet: bool,
@@ -148,22 +143,17 @@ pub fn run(args: Args) -> u8 {
                 }
             }
         } else {
-            let proof = if args.vct_id {
-                VctSolver::new(VctOptions::default()).solve(&mut board, p.rule, p.side, &budget)
-            } else {
-                let mut s = DfpnSolver::new(DfpnOptions {
-                    quiet_attacks: !args.vct_no_quiet,
-                    ..DfpnOptions::default()
-                });
-                let r = s.solve(&mut board, p.rule, p.side, &budget);
-                if args.print_nodes {
-                    eprintln!(
-                        "dfpn {:?} vcf nodes {} {:?}",
-                        s.stats, s.vcf.nodes, s.rejection
-                    );
-                }
-                r
-            };
+            let mut s = DfpnSolver::new(DfpnOptions {
+                quiet_attacks: !args.vct_no_quiet,
+                ..DfpnOptions::default()
+            });
+            let proof = s.solve(&mut board, p.rule, p.side, &budget);
+            if args.print_nodes {
+                eprintln!(
+                    "dfpn {:?} vcf nodes {} {:?}",
+                    s.stats, s.vcf.nodes, s.rejection
+                );
+            }
             match proof {
                 VctProof::Win(t) => {
                     tree_sizes.push(t.attack_count());

@@ -44,7 +44,7 @@
 //!   protocol); the silent cases are the defaults (no `hash_size`: the default table, reduced
 //!   to fit the limit without a word).
 
-use crate::engine::algo::proofs::ProofMode;
+use crate::engine::config::{ProofMode, Slices};
 
 /// The least thread cap on any machine: the competition setting.
 pub const MIN_THREAD_CAP: usize = 4;
@@ -58,12 +58,7 @@ pub const TABLE_FACTOR: u64 = 3;
 /// The smallest table the brain uses, whatever it is told.
 pub const MIN_TABLE_BYTES: usize = 64 << 10;
 
-/// The stack of each search worker thread. The deepest recursion is bounded by
-/// [`crate::search::alphabeta::MAX_PLY`] plies (the node function, the move loop and the quiescence search
-/// per ply); `stress resources::` measures the stack pages searches touch, derives an upper
-/// bound of the bytes per ply and of the whole `MAX_PLY` recursion, and checks that this size
-/// leaves at least four times that bound (see the report of the commit that set it).
-pub const WORKER_STACK_BYTES: usize = 1 << 20;
+use crate::search::smp::WORKER_STACK_BYTES;
 
 /// Each search worker's own heap: its search state (per-ply frames and move lists, the
 /// incrementally evaluated position copy, history) and its share of the busy-move marks. An
@@ -79,14 +74,11 @@ pub const BASE_BYTES: u64 = 12 << 20;
 /// books hold under 60 KiB) compiled, plus the text and parse of one file.
 pub const BOOK_BYTES: u64 = 4 << 20;
 
-/// Entries the root proof solvers' refutation tables may hold before they are emptied.
-pub const PROOF_ENTRIES: usize = 1 << 15;
-
 /// The proof tables' share: three tables (the VCF solver's, the VCT solver's and its own VCF
-/// solver's) of [`PROOF_ENTRIES`] each. A hash map of `u64` keys and `u8` values holds at most
+/// solver's) of [`Slices::VCF_TABLE_ENTRIES`] each. A hash map of `u64` keys and `u8` values holds at most
 /// two buckets of 17 bytes (entry and control byte) per entry just after growing, plus the
 /// old array (half as many buckets) while it grows: 51 bytes per entry.
-pub const PROOF_BYTES: u64 = 3 * (PROOF_ENTRIES as u64) * 51;
+pub const PROOF_BYTES: u64 = 3 * (Slices::VCF_TABLE_ENTRIES as u64) * 51;
 
 /// How many times the df-pn VCT tables count in the peak: the solver drops entries when its
 /// estimate of their bytes (entries and their children lists, a hash map's slots at its load

@@ -323,6 +323,29 @@ fn is_real_three(board: &mut Board, p: Pos, d: Direction) -> bool {
     false
 }
 
+/// A random crowded middle of a 15x15 board: `stones` alternate colours from black, on
+/// random cells of the 9x9 centre, and a few stray stones elsewhere (defender fours away
+/// from the fight).
+#[cfg(test)]
+pub(crate) fn crowded_centre(rng: &mut crate::game::rng::SplitMix64, stones: usize) -> Board {
+    let mut b = Board::new(15);
+    let mut colour = Color::Black;
+    let mut placed = 0;
+    while placed < stones {
+        let (lo, span) = if placed % 7 == 6 { (0, 15) } else { (3, 9) };
+        let p = Pos::new(
+            lo + (rng.next_u64() % span) as usize,
+            lo + (rng.next_u64() % span) as usize,
+        );
+        if b.is_empty_at(p) && !is_win_at(&b, p, colour, Rule::Freestyle) {
+            b.put(p, colour).unwrap();
+            colour = colour.opponent();
+            placed += 1;
+        }
+    }
+    b
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

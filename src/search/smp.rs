@@ -48,6 +48,13 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+/// The stack of each search worker thread. The deepest recursion is bounded by
+/// [`crate::search::alphabeta::MAX_PLY`] plies (the node function, the move loop and the quiescence search
+/// per ply); `stress resources::` measures the stack pages searches touch, derives an upper
+/// bound of the bytes per ply and of the whole `MAX_PLY` recursion, and checks that this size
+/// leaves at least four times that bound (see the report of the commit that set it).
+pub const WORKER_STACK_BYTES: usize = 1 << 20;
+
 /// What one worker has completed so far.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Completed<R> {
@@ -153,7 +160,7 @@ impl WorkerPool {
 
     /// Makes sure a pool of exactly `workers` threads exists when `workers > 1` (call it when
     /// the thread count is set, so that the first move does not pay for thread creation), each
-    /// with a stack of [`crate::engine::resources::WORKER_STACK_BYTES`]. Returns the workers that can
+    /// with a stack of [`WORKER_STACK_BYTES`]. Returns the workers that can
     /// run: `workers`, or, when the system refuses the threads, what the pool had before (1
     /// without a pool). Never panics for want of threads.
     pub fn ensure(&mut self, workers: usize) -> usize {
@@ -166,7 +173,7 @@ impl WorkerPool {
         let built = rayon::ThreadPoolBuilder::new()
             .num_threads(workers)
             .thread_name(|i| format!("bango-worker-{i}"))
-            .stack_size(crate::engine::resources::WORKER_STACK_BYTES)
+            .stack_size(WORKER_STACK_BYTES)
             .build();
         match built {
             Ok(pool) => {

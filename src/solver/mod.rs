@@ -2,12 +2,15 @@
 //! with independent verifiers (`pbrain-bango solve` runs them over puzzle files).
 //!
 //! - [`threats`]: rule-aware detection of five, four and three points by window scanning.
-//! - [`vcf`]: the VCF solver ([`find_vcf`], [`VcfSolver`]).
-//! - [`vct`]: the iterative-deepening VCT solver ([`find_vct`], [`VctSolver`]) and its proof
-//!   [`Tree`].
-//! - [`dfpn`]: the df-pn VCT search ([`find_vct_dfpn`], [`DfpnSolver`]), which `solve --vct` uses.
+//! - [`vcf`]: the VCF search ([`VcfSolver`]; its verified entry points [`find_vcf`] and
+//!   [`VcfSolver::solve`] are here, in the solver's root).
+//! - [`tree`]: what a VCT proof is ([`Tree`], [`VctProof`]).
+//! - [`dfpn`]: the df-pn VCT search ([`find_vct_dfpn`], [`DfpnSolver`]).
 //! - `replay`: the solvers' quick re-check of a VCF line after a defence.
 //! - [`verify`]: replays a proof by the rules alone ([`verify_vcf`], [`verify_tree`]).
+//!
+//! The order inside, each looking only down: `threats`, `replay`, `tree` < `vcf` < `verify` <
+//! `dfpn` < this root ("search, then verify").
 //!
 //! # Soundness contract
 //! A search that runs out of time, nodes or depth answers [`Proof::Unknown`], never a win. A win
@@ -18,20 +21,22 @@
 //!
 //! Everything runs under one [`Budget`]: an absolute deadline, a stop flag and a node cap.
 
-use crate::game::board::Pos;
+use crate::game::board::{Board, Color, Pos};
+use crate::game::rules::Rule;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
+use vcf::Res;
 
 pub mod dfpn;
 mod replay;
 pub mod threats;
+pub mod tree;
 pub mod vcf;
-pub mod vct;
 pub mod verify;
 
 pub use dfpn::{find_vct_dfpn, DfpnOptions, DfpnSolver, DfpnStats};
-pub use vcf::{find_vcf, vcf_breakers, Breakers, VcfSolver};
-pub use vct::{find_vct, Tree, VctOptions, VctProof, VctSolver};
+pub use tree::{Tree, VctProof};
+pub use vcf::{vcf_breakers, Breakers, VcfSolver};
 pub use verify::{verify_tree, verify_vcf};
 
 /// What a proof search may spend: everything is optional; all set limits apply together.
@@ -102,4 +107,37 @@ impl Proof {
             _ => None,
         }
     }
+}
+
+impl VcfSolver {
+    /// Searches for a VCF of `attacker` as if it were to move, and verifies a found line with
+    /// [`verify_vcf`] before returning it (a line that fails is reported as `Unknown`).
+    /// The board is left as found.
+    pub fn solve(
+        &mut self,
+        board: &mut Board,
+        rule: Rule,
+        attacker: Color,
+        budget: &Budget,
+    ) -> Proof {
+        let side = board.side_to_move();
+        board.set_side_to_move(attacker);
+        let res = self.search(board, rule, attacker, self.max_fours, budget);
+        let out = match res {
+            Res::Win(line) => match verify_vcf(board, rule, &line) {
+                Ok(()) => Proof::Win(line),
+                Err(_) => Proof::Unknown,
+            },
+            Res::Fail { exact: true } => Proof::NoWin,
+            Res::Fail { exact: false } | Res::Abort => Proof::Unknown,
+        };
+        board.set_side_to_move(side);
+        out
+    }
+}
+
+/// Searches for a VCF of `attacker` (as if it were to move) with a fresh solver; see
+/// [`VcfSolver::solve`].
+pub fn find_vcf(board: &mut Board, rule: Rule, attacker: Color, budget: &Budget) -> Proof {
+    VcfSolver::new().solve(board, rule, attacker, budget)
 }

@@ -28,7 +28,7 @@
 
 use super::replay::{self, DefenderFives};
 use super::threats::{self, Counts, Windows};
-use super::{verify, Budget, Proof};
+use super::{Budget, Proof};
 use crate::game::board::{
     zobrist, BitBoard, Board, Color, Direction, Pos, CELLS, MAX_SIZE, STRIDE,
 };
@@ -173,31 +173,6 @@ impl VcfSolver {
         }
         self.counted.clear();
         self.counted.extend_from_slice(now);
-    }
-
-    /// Searches for a VCF of `attacker` as if it were to move, and verifies a found line with
-    /// [`verify::verify_vcf`] before returning it (a line that fails is reported as `Unknown`).
-    /// The board is left as found.
-    pub fn solve(
-        &mut self,
-        board: &mut Board,
-        rule: Rule,
-        attacker: Color,
-        budget: &Budget,
-    ) -> Proof {
-        let side = board.side_to_move();
-        board.set_side_to_move(attacker);
-        let res = self.search(board, rule, attacker, self.max_fours, budget);
-        let out = match res {
-            Res::Win(line) => match verify::verify_vcf(board, rule, &line) {
-                Ok(()) => Proof::Win(line),
-                Err(_) => Proof::Unknown,
-            },
-            Res::Fail { exact: true } => Proof::NoWin,
-            Res::Fail { exact: false } | Res::Abort => Proof::Unknown,
-        };
-        board.set_side_to_move(side);
-        out
     }
 
     /// The raw search from the side to move (`attacker`), at most `fours` attacker fours deep.
@@ -525,12 +500,6 @@ fn finish_line(b: &mut Board, rule: Rule, a: Color, m: Pos, fives: &[Pos]) -> Ve
     vec![m]
 }
 
-/// Searches for a VCF of `attacker` (as if it were to move) with a fresh solver; see
-/// [`VcfSolver::solve`].
-pub fn find_vcf(board: &mut Board, rule: Rule, attacker: Color, budget: &Budget) -> Proof {
-    VcfSolver::new().solve(board, rule, attacker, budget)
-}
-
 /// The opponent's VCF threat against `me` and the moves of mine that break it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Breakers {
@@ -707,6 +676,7 @@ pub(crate) const FOUR_THREE_PICTURE: &str = "\
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::solver::{find_vcf, verify_vcf};
 
     fn board(pic: &str) -> Board {
         Board::from_picture(pic).unwrap()
@@ -747,7 +717,7 @@ mod tests {
             panic!("expected a win, got {p:?}")
         };
         assert_eq!(line.len() % 2, 1, "{line:?}");
-        verify::verify_vcf(&b, Rule::Freestyle, &line).unwrap();
+        verify_vcf(&b, Rule::Freestyle, &line).unwrap();
         // White has a three in column 10 and scattered stones: no VCF.
         let pw = find_vcf(&mut b, Rule::Freestyle, Color::White, &Budget::unlimited());
         assert_eq!(pw, Proof::NoWin);

@@ -4,4 +4,3 @@
 mod dfpn;
 mod proofs;
 mod vcf;
-mod vct;

@@ -4,9 +4,10 @@
 //! verifier or by a fresh solver, never by the code under test.
 
 use bango::engine::algo::alphabeta::AlphaBeta;
-use bango::engine::algo::proofs::{ProofMode, RootProofs, Slices, Verdict};
+use bango::engine::algo::proofs::{RootProofs, Verdict};
 use bango::engine::algo::{Algorithm, Analysis, Request};
 use bango::engine::config::Config;
+use bango::engine::config::{ProofMode, Slices};
 use bango::game::board::{Board, Color, Pos};
 use bango::game::notation::{parse_puzzles, Puzzle};
 use bango::game::rules::Rule;

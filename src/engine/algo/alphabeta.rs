@@ -299,7 +299,7 @@ impl Algorithm for AlphaBeta {
             opt(pending),
             opt(r.limit),
             r.peak_bytes(),
-            resources::WORKER_STACK_BYTES
+            crate::search::smp::WORKER_STACK_BYTES
         )]
     }
 }

@@ -29,6 +29,7 @@
 //! opponent's threats override good moves in quiet positions, and a three is already answered
 //! by the main search's threat ladder; `vctdef` turns it on for matches that measure it.
 
+use crate::engine::config::{ProofMode, Slices};
 use crate::game::board::{BitBoard, Board, Color, Pos};
 use crate::game::rules::Rule;
 use crate::search::timeman::Plan;
@@ -38,99 +39,6 @@ use crate::solver::{
 };
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
-
-crate::setting_enum! {
-    /// Which proof searches run at the root (`BANGO_PROOFS`).
-    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-    pub enum ProofMode {
-        /// No proof search: the main search alone.
-        Off = ["off", "0", "none"],
-        /// Own VCF and the opponent's VCF.
-        Vcf = ["vcf", "1"],
-        /// As `Vcf`, plus own VCT.
-        Vct = ["vct", "2"],
-        /// As `Vct`, plus the defence against the opponent's VCT.
-        VctDefend = ["vctdef", "3"],
-    }
-}
-
-impl ProofMode {
-    /// The default mode.
-    pub const DEFAULT: ProofMode = ProofMode::Vcf;
-}
-
-crate::declare_settings! {
-    /// The share of the move budget (in percent) and, without a time budget, the node cap of
-    /// each proof step; the one home of these tunables. The VCF slices end at fixed points of
-    /// the budget (own VCF at `own_vcf_percent`, the opponent's at the sum of both); each VCT
-    /// share is a duration from when its step starts, since the VCF steps usually end within a
-    /// millisecond and leave their slices to the main search.
-    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-    pub struct Slices {
-        /// Own VCF's slice of the move budget, in percent (usually done well under a ms).
-        own_vcf_percent: u32 = 10, "BANGO_PROOF_OWN_VCF";
-        /// The opponent's VCF and the re-proofs of every candidate breaker, in percent.
-        opp_vcf_percent: u32 = 15, "BANGO_PROOF_OPP_VCF";
-        /// Own VCT's share of the move budget, in percent (modes `vct` and `vctdef`).
-        own_vct_percent: u32 = 15, "BANGO_PROOF_OWN_VCT";
-        /// The opponent's VCT and its candidate breakers' re-proofs, in percent (`vctdef`).
-        opp_vct_percent: u32 = 15, "BANGO_PROOF_OPP_VCT";
-        /// Node cap of each VCF step without a time budget.
-        vcf_nodes: u64 = 200_000, "BANGO_PROOF_VCF_NODES";
-        /// Node cap of each VCT step without a time budget (proof-number nodes).
-        vct_nodes: u64 = 5_000, "BANGO_PROOF_VCT_NODES";
-        /// Most candidate breakers of the opponent's VCT that are re-proved.
-        vct_breakers: usize = 40, "BANGO_PROOF_VCT_BREAKERS";
-        /// Memory of the VCT solver's proof-number table, in KiB (about).
-        vct_table_kib: usize = 16 << 10, "BANGO_PROOF_VCT_TABLE_KIB";
-        /// Memory of the VCT solver's VCF refutation table, in KiB (about).
-        vct_vcf_table_kib: usize = 8 << 10, "BANGO_PROOF_VCT_VCF_TABLE_KIB";
-        /// Own VCT only when the side to move can already make a four (it has a three, open
-        /// or not): elsewhere a threat sequence would have to start from twos, rarely wins
-        /// and costs its whole share.
-        own_vct_gated: bool = false, "BANGO_PROOF_VCT_GATED";
-        /// With a time budget, own VCT's node cap per millisecond of the move budget
-        /// (proof-number nodes; 0: the time share alone).
-        own_vct_nodes_per_ms: u64 = 0, "BANGO_PROOF_VCT_NODES_PER_MS";
-    }
-}
-
-impl Slices {
-    /// The most of the move budget all the proof steps together may take, in percent.
-    pub const MAX_TOTAL_PERCENT: u32 = 90;
-
-    /// These slices with the shares cut so that together they keep at most
-    /// [`Slices::MAX_TOTAL_PERCENT`] of the move budget (the VCF slices first, then own VCT,
-    /// then the opponent's), and a note saying what was cut, if anything.
-    pub fn clamped(self) -> (Slices, Option<String>) {
-        let mut s = self;
-        let mut room = Slices::MAX_TOTAL_PERCENT;
-        for share in [
-            &mut s.own_vcf_percent,
-            &mut s.opp_vcf_percent,
-            &mut s.own_vct_percent,
-            &mut s.opp_vct_percent,
-        ] {
-            *share = (*share).min(room);
-            room -= *share;
-        }
-        let note = (s != self).then(|| {
-            format!(
-                "proof shares {}+{}+{}+{}% exceed {}% of the move budget; using {}+{}+{}+{}%",
-                self.own_vcf_percent,
-                self.opp_vcf_percent,
-                self.own_vct_percent,
-                self.opp_vct_percent,
-                Slices::MAX_TOTAL_PERCENT,
-                s.own_vcf_percent,
-                s.opp_vcf_percent,
-                s.own_vct_percent,
-                s.opp_vct_percent
-            )
-        });
-        (s, note)
-    }
-}
 
 /// What the root proofs concluded.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -225,7 +133,7 @@ impl RootProofs {
         // The VCF refutation table lives for a whole game: bounded as the memory budget
         // counts it (`crate::engine::resources::PROOF_BYTES`; df-pn bounds its own by its options,
         // counted as `crate::engine::resources::Wanted::vct_tables`).
-        proofs.vcf.max_entries = crate::engine::resources::PROOF_ENTRIES;
+        proofs.vcf.max_entries = Slices::VCF_TABLE_ENTRIES;
         proofs
     }
 

@@ -58,6 +58,9 @@ pub mod tcp;
 pub use command::{Command, Parser};
 pub use session::{Flow, Session};
 
+/// A sink for reply lines (without terminators). Shared with search threads, hence `Sync`.
+pub type Sink<'a> = &'a (dyn Fn(&str) + Sync);
+
 /// How a session ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SessionEnd {

@@ -19,7 +19,7 @@
 //! prints times and speeds as 0 and gates the markers on depth alone, so the whole output of
 //! such a think is the same on every run.
 
-use super::session::Sink;
+use super::Sink;
 use crate::game::board::Pos;
 use crate::search::alphabeta::{format_score, win_rate, Line, Report, RootEventKind, SearchResult};
 use parking_lot::Mutex;

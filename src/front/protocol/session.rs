@@ -23,6 +23,7 @@
 use super::command::{BoardKind, Command, Coord, Info, Owner};
 use super::info::{self, Setting};
 use super::report::{moves, Printer};
+use super::Sink;
 use crate::engine::algo::{Algorithm, Analysis, Balance, Request};
 use crate::engine::config::Config;
 use crate::game::board::{Board, Color, Pos, MAX_SIZE, MIN_SIZE};
@@ -41,9 +42,6 @@ pub enum Flow {
     /// `END` was received: stop, printing nothing more.
     End,
 }
-
-/// A sink for reply lines (without terminators). Shared with search threads, hence `Sync`.
-pub type Sink<'a> = &'a (dyn Fn(&str) + Sync);
 
 /// The game state of one protocol session.
 pub struct Session {

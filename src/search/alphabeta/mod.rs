@@ -7,8 +7,8 @@
 //! # Files
 //! - [`score`]: the win scale and the table's re-basing of win scores.
 //! - [`params`]: the switches and tunables, each declared once.
-//! - `worker`: the persistent [`Worker`] and one search's state; iterative deepening and
-//!   aspiration.
+//! - `run`: one search's state ([`Run`](run::Run)) and the checks every node makes.
+//! - `worker`: the persistent [`Worker`]; iterative deepening and aspiration.
 //! - `root`: the root move list (hints, rotation) and the root's iteration.
 //! - `node`: the node function, in numbered steps.
 //! - `movepick`: move ordering and the move loop that the root and every node share (busy-move
@@ -42,13 +42,15 @@ pub mod params;
 mod qsearch;
 pub mod report;
 mod root;
+mod run;
 pub mod score;
 mod worker;
 
 pub use params::Params;
 pub use report::{Line, Report, RootEvent, RootEventKind};
+pub use run::CutCounts;
 pub use score::{format_score, win_rate, INF, WIN, WIN_MIN};
-pub use worker::{CutCounts, Worker};
+pub use worker::Worker;
 
 /// The deepest ply the search reaches (iterations, extensions and quiescence included).
 pub const MAX_PLY: usize = 128;

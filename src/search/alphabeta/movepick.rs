@@ -8,8 +8,8 @@
 //! the one place a bound goes into the table. The root is the same loop with `ROOT = true`: no
 //! reductions, no killers or history, and each root move's score and line recorded.
 
+use super::run::Run;
 use super::score::{to_tt, INF, WIN_MIN};
-use super::worker::Run;
 use super::{RootEvent, RootEventKind};
 use crate::evaluation::movegen::{Move, QUIET_RANK};
 use crate::game::board::Pos;

@@ -1,8 +1,8 @@
 //! The node function, in numbered steps as in the engines this follows. Steps 8 to 12 are the
 //! move loop the root shares ([`super::movepick`]).
 
+use super::run::Run;
 use super::score::{from_tt, win_in};
-use super::worker::Run;
 use super::MAX_PLY;
 use crate::evaluation::movegen::{self, Scope};
 use crate::search::tt::Bound;

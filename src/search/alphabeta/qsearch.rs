@@ -1,8 +1,8 @@
 //! The quiescence search: forced blocks and own fours are played out, so that the static
 //! evaluation is only read where no five is pending. Steps are numbered Q1 to Q6.
 
+use super::run::Run;
 use super::score::win_in;
-use super::worker::Run;
 use super::MAX_PLY;
 use crate::evaluation::movegen::{self, Move};
 use crate::game::pattern::Threat;

@@ -7,36 +7,10 @@
 //! keeps the score and line of the last iteration that searched it exactly (a move that only
 //! failed its scout scores `-INF`).
 
+use super::run::{IterationBest, RootMove, Run};
 use super::score::INF;
-use super::worker::Run;
 use crate::evaluation::movegen::{self, Move};
 use crate::game::board::Pos;
-
-/// A root move with its last score and principal variation.
-pub(super) struct RootMove {
-    /// The move as generated (rank and value keep their meaning for the move loop).
-    pub mv: Move,
-    pub score: i32,
-    pub pv: Vec<Pos>,
-    /// The deepest ply reached by the search of the line it leads (when it leads one).
-    pub seldepth: u32,
-    /// Nodes spent on it in the current iteration.
-    pub nodes: u64,
-}
-
-/// The best move found so far by the iteration in progress (first line only): a root move
-/// whose search ended above the window's lower bound, so it is at least as good as every move
-/// searched before it at this depth. If the iteration is abandoned, it is still better evidence
-/// than the last completed iteration whenever it is not that iteration's move.
-#[derive(Clone, Debug)]
-pub(super) struct IterationBest {
-    /// The depth of the iteration that found it.
-    pub depth: i32,
-    pub mv: Pos,
-    /// Its score: exact, or a lower bound when it failed high.
-    pub score: i32,
-    pub pv: Vec<Pos>,
-}
 
 impl Run<'_, '_> {
     /// Generates, orders and hints the root moves; worker `worker` rotates them by its index

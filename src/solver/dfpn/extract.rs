@@ -6,8 +6,8 @@ use super::{Aborted, DfpnSolver};
 use crate::game::board::{Board, Color, Pos};
 use crate::game::rules::Rule;
 use crate::solver::replay;
+use crate::solver::tree::Tree;
 use crate::solver::vcf::Res;
-use crate::solver::vct::Tree;
 use crate::solver::Budget;
 
 /// Most nodes of an extracted proof tree (a table full of transpositions could otherwise

@@ -54,8 +54,8 @@ mod table;
 mod trace;
 
 use super::threats::Windows;
+use super::tree::VctProof;
 use super::vcf::{KeyMap, VcfSolver};
-use super::vct::VctProof;
 use super::{verify, Budget};
 use crate::game::board::{Board, Color};
 use crate::game::rules::Rule;
@@ -265,3 +265,6 @@ impl DfpnSolver {
 pub fn find_vct_dfpn(board: &mut Board, rule: Rule, attacker: Color, budget: &Budget) -> VctProof {
     DfpnSolver::default().solve(board, rule, attacker, budget)
 }
+
+#[cfg(test)]
+mod tests;
