@@ -7,7 +7,7 @@
 //! `cargo bench --bench vcf`.
 
 use bango::game::notation::{parse_puzzles, Puzzle};
-use bango::solver::{Budget, DfpnSolver, Proof, VcfSolver, VctOptions, VctProof, VctSolver};
+use bango::solver::{find_vct_dfpn, Budget, DfpnSolver, Proof, VcfSolver, VctProof};
 use bango_testkit::data_dir;
 use criterion::{criterion_group, criterion_main, Criterion};
 use std::time::{Duration, Instant};
@@ -95,8 +95,10 @@ fn bench_vct(c: &mut Criterion) {
             for p in &subset {
                 let mut b = p.board().unwrap();
                 let budget = Budget::until(Instant::now() + Duration::from_secs(5));
-                let mut s = VctSolver::new(VctOptions::default());
-                if matches!(s.solve(&mut b, p.rule, p.side, &budget), VctProof::Win(_)) {
+                if matches!(
+                    find_vct_dfpn(&mut b, p.rule, p.side, &budget),
+                    VctProof::Win(_)
+                ) {
                     wins += 1;
                 }
             }

@@ -10,7 +10,7 @@
 //! |---|---|---|---|
 //! | 1 game | [`game`] | `rng`, `board`, `rules`, `notation`, `pattern` | stones and keys, what wins and what is forbidden per rule, the data formats, line patterns |
 //! | 2 evaluation | [`evaluation`] | `weights`, `eval`, `position`, `movegen` | the values of pattern combinations, what a cell is worth, the incrementally evaluated searched position, threat-ranked moves |
-//! | 3 proofs | [`solver`] | `threats`, `vcf`, `vct`, `dfpn`, `verify`, `replay` | VCF and VCT threat-space search and their independent verifiers |
+//! | 3 proofs | [`solver`] | `threats`, `replay`, `tree`, `vcf`, `verify`, `dfpn` | VCF and VCT threat-space search and their independent verifiers |
 //! | 4 search | [`search`] | `settings`, `timeman`, `tt`, `busy`, `alphabeta`, `smp` | declared parameters, time plans, the shared table, busy-move marks, the alpha-beta worker, lazy SMP |
 //! | 5 knowledge | [`knowledge`] | `book` | opening books, the opening prior, Swap2 |
 //! | 6 engine | [`engine`] | `config`, `resources`, `algo` | the one configuration, the threads and table it comes to on this machine, the move-choosing algorithms |

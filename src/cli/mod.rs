@@ -22,6 +22,8 @@ mod bench;
 mod book;
 #[cfg(not(loom))]
 mod gui;
+#[cfg(test)]
+mod layers;
 mod solve;
 mod teacher;
 mod train;

@@ -2,7 +2,6 @@
 //! trees are the verifier's hardest inputs, so the test lives with their maker).
 
 use super::{DfpnOptions, DfpnSolver};
-use crate::game::board::Color;
 use crate::game::rng::SplitMix64;
 use crate::game::rules::{crowded_centre, Rule};
 use crate::solver::tree::{Tree, VctProof};
