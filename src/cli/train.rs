@@ -1,6 +1,6 @@
 //! `pbrain-bango train classic|selfplay|fit`: the hand-set evaluation as a weights file,
 //! labelled self-play positions, and the fit of the evaluation and policy weights
-//! ([`bango::front::train`]) that the build embeds (`src/weights/freestyle.txt`).
+//! ([`bango::front::train`]) that the build embeds (`src/evaluation/weights/freestyle.txt`).
 
 use super::data_dir;
 use bango::engine::config::Config;

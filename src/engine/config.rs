@@ -145,21 +145,6 @@ impl Slices {
     }
 }
 
-/// Experiments kept for comparison, compiled only with the `experiments` feature.
-#[cfg(feature = "experiments")]
-mod experiments {
-    crate::declare_settings! {
-        /// Settings of the experiments (see the `experiments` feature).
-        #[derive(Clone, Debug, PartialEq)]
-        pub struct Experiments {
-            /// Lazy SMP answers by depth-weighted voting instead of the deepest iteration.
-            smp_vote: bool = false, "BANGO_SMP_VOTE";
-        }
-    }
-}
-#[cfg(feature = "experiments")]
-pub use experiments::Experiments;
-
 /// Everything the brain is configured with.
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct Config {
@@ -169,9 +154,6 @@ pub struct Config {
     pub search: Params,
     /// The root proof steps' shares of the move budget and node caps.
     pub proofs: Slices,
-    /// Experiments (only with the `experiments` feature).
-    #[cfg(feature = "experiments")]
-    pub experiments: Experiments,
     /// `INFO folder`: a directory for persistent files (books are looked for there first).
     pub folder: Option<PathBuf>,
     /// The running executable, when known (books are looked for beside it).
@@ -195,8 +177,6 @@ impl Config {
                 }
                 slices
             },
-            #[cfg(feature = "experiments")]
-            experiments: Experiments::from_vars(vars, warn),
             folder: None,
             exe: None,
         }
@@ -205,18 +185,14 @@ impl Config {
     /// Sets variable `var` (any declared setting) from `text`: `None` if no setting has that
     /// variable, else whether `text` parsed.
     pub fn set(&mut self, var: &str, text: &str) -> Option<Result<(), String>> {
-        let found = self
-            .brain
+        self.brain
             .set(var, text)
             .or_else(|| self.search.set(var, text))
-            .or_else(|| self.proofs.set(var, text));
-        #[cfg(feature = "experiments")]
-        let found = found.or_else(|| self.experiments.set(var, text));
-        found
+            .or_else(|| self.proofs.set(var, text))
     }
 
     /// Every declared setting with its default, in a stable order: the brain's, the search's,
-    /// the proofs', then the experiments'.
+    /// then the proofs'.
     pub fn documented() -> Vec<(SettingDoc, String)> {
         let mut out = Vec::new();
         let mut add = |docs: &[SettingDoc], values: Vec<(&'static str, String)>| {
@@ -225,8 +201,6 @@ impl Config {
         add(Brain::DOCS, Brain::default().values());
         add(Params::DOCS, Params::default().values());
         add(Slices::DOCS, Slices::default().values());
-        #[cfg(feature = "experiments")]
-        add(Experiments::DOCS, Experiments::default().values());
         out
     }
 

@@ -1,11 +1,10 @@
 //! The evaluation and move-policy weights: one set of values per *combination* of a cell's four
-//! directional patterns, read from a data file the build embeds (`src/weights/*.txt`, written by
-//! `pbrain-bango train`, see [`crate::front::train`]).
+//! directional patterns, read from a data file the build embeds (`weights/*.txt` beside this
+//! file, written by `pbrain-bango train`).
 //!
 //! # Sets ([`WeightSet`])
-//! - `fitted`: `src/weights/freestyle.txt`, the evaluation and policy fitted by `train fit`;
-//! - `fitted-eval`: its evaluation with the hand-set move order;
-//! - `classic`: `src/weights/classic.txt`, the hand-set values (`train classic`).
+//! - `fitted`: `weights/freestyle.txt`, the evaluation and policy fitted by `train fit`;
+//! - `classic`: `weights/classic.txt`, the hand-set values (`train classic`).
 //!
 //! The search reads the set its parameters name (`BANGO_WEIGHTS`,
 //! [`crate::search::alphabeta::Params::weights`]); everything else that builds a position (book, Swap2,
@@ -52,8 +51,6 @@ pub const COMBOS: usize = 1001;
 pub enum WeightSet {
     /// The fitted evaluation and move policy.
     Fitted,
-    /// The fitted evaluation with the hand-set move order.
-    FittedEval,
     /// The hand-set evaluation and move order.
     Classic,
 }
@@ -62,13 +59,12 @@ impl WeightSet {
     /// The set the brain reads unless told otherwise.
     pub const DEFAULT: WeightSet = WeightSet::Fitted;
     /// Every set, in [`WeightSet::index`] order.
-    pub const ALL: [WeightSet; 3] = [WeightSet::Fitted, WeightSet::FittedEval, WeightSet::Classic];
+    pub const ALL: [WeightSet; 2] = [WeightSet::Fitted, WeightSet::Classic];
 
-    /// The set's name (`fitted`, `fitted-eval`, `classic`).
+    /// The set's name (`fitted`, `classic`).
     pub fn name(self) -> &'static str {
         match self {
             WeightSet::Fitted => "fitted",
-            WeightSet::FittedEval => "fitted-eval",
             WeightSet::Classic => "classic",
         }
     }
@@ -87,25 +83,14 @@ impl WeightSet {
 
     /// Its weights.
     pub fn weights(self) -> &'static Weights {
-        static SETS: [OnceLock<Weights>; 3] = [OnceLock::new(), OnceLock::new(), OnceLock::new()];
+        static SETS: [OnceLock<Weights>; 2] = [OnceLock::new(), OnceLock::new()];
         SETS[self.index()].get_or_init(|| {
             let parse = |text: &str| {
                 Weights::parse(text).expect("the embedded weights parse (checked by a test)")
             };
-            let fitted = || parse(include_str!("weights/freestyle.txt"));
-            let classic = || parse(include_str!("weights/classic.txt"));
             match self {
-                WeightSet::Fitted => fitted(),
-                WeightSet::Classic => classic(),
-                WeightSet::FittedEval => {
-                    let policy = classic();
-                    Weights {
-                        attack: policy.attack,
-                        defence: policy.defence,
-                        near: policy.near,
-                        ..fitted()
-                    }
-                }
+                WeightSet::Fitted => parse(include_str!("weights/freestyle.txt")),
+                WeightSet::Classic => parse(include_str!("weights/classic.txt")),
             }
         })
     }
@@ -378,17 +363,7 @@ mod tests {
                 Some(set)
             );
         }
-        // The mixed set: the fitted evaluation, the hand-set order.
-        let (f, e, c) = (
-            WeightSet::Fitted.weights(),
-            WeightSet::FittedEval.weights(),
-            WeightSet::Classic.weights(),
-        );
-        assert_eq!(
-            (&e.mover, &e.waiter, e.tempo),
-            (&f.mover, &f.waiter, f.tempo)
-        );
-        assert_eq!((&e.attack, &e.defence), (&c.attack, &c.defence));
+        assert_ne!(WeightSet::Fitted.weights(), WeightSet::Classic.weights());
         assert_eq!(WeightSet::from_name("nope"), None);
     }
 

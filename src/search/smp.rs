@@ -262,66 +262,6 @@ impl WorkerPool {
     }
 }
 
-/// How the answer is chosen from the workers' deepest completed iterations.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Aggregation {
-    /// The deepest completed iteration, worker 0 at equal depth ([`choose`]).
-    #[default]
-    Deepest,
-    /// Votes weighted by depth and score, as in Stockfish and Rapfi ([`vote`]); an experiment
-    /// not shown better (`BANGO_SMP_VOTE`, `experiments` feature).
-    #[cfg(feature = "experiments")]
-    Vote,
-}
-
-/// Score added to every vote so that the worst-scoring worker still counts.
-#[cfg(feature = "experiments")]
-pub const VOTE_BONUS: i64 = 100;
-
-/// Voting: each worker's move collects `(score - worst + VOTE_BONUS) * depth` from every worker
-/// that chose it; the chosen worker is the one whose move has most votes (lowest index at
-/// ties). A proven win overrides the vote (the fastest one), and a proven loss never wins it
-/// while another worker still has hope.
-#[cfg(feature = "experiments")]
-pub fn vote(
-    per_worker: &[Option<Completed<SearchResult>>],
-) -> Option<(usize, Completed<SearchResult>)> {
-    use crate::search::alphabeta::WIN_MIN;
-    let done: Vec<(usize, &Completed<SearchResult>)> = per_worker
-        .iter()
-        .enumerate()
-        .filter_map(|(i, c)| c.as_ref().map(|c| (i, c)))
-        .collect();
-    let worst = done.iter().map(|(_, c)| c.result.score).min()?;
-    let votes = |m| -> i64 {
-        done.iter()
-            .filter(|(_, c)| c.result.best == m)
-            .map(|(_, c)| {
-                let margin = (c.result.score as i64 - worst as i64).min(WIN_MIN as i64);
-                (margin + VOTE_BONUS) * c.depth as i64
-            })
-            .sum()
-    };
-    let mut best = done[0];
-    for &(i, c) in &done[1..] {
-        let (b, bs) = (best.1, best.1.result.score);
-        let s = c.result.score;
-        let better = if bs >= WIN_MIN || s >= WIN_MIN {
-            s > bs
-        } else if bs <= -WIN_MIN && s > -WIN_MIN {
-            true
-        } else if s <= -WIN_MIN && bs > -WIN_MIN {
-            false
-        } else {
-            votes(c.result.best) > votes(b.result.best)
-        };
-        if better {
-            best = (i, c);
-        }
-    }
-    Some((best.0, best.1.clone()))
-}
-
 /// One move's search.
 pub struct Job<'a> {
     /// The position (side to move set).
@@ -350,13 +290,11 @@ pub struct SmpResult {
     pub panicked: Vec<usize>,
 }
 
-/// The lazy SMP search: persistent workers, the pool that runs them, the aggregation rule.
+/// The lazy SMP search: persistent workers and the pool that runs them.
 pub struct LazySmp {
     pool: WorkerPool,
     workers: Vec<Mutex<Worker>>,
     params: Params,
-    /// How the answer is chosen when more than one worker runs.
-    pub aggregation: Aggregation,
     /// Whether workers put off the moves another worker is searching.
     defer: bool,
     /// Test hook: a worker that panics after completing a depth.
@@ -371,7 +309,6 @@ impl LazySmp {
             pool: WorkerPool::new(),
             workers: Vec::new(),
             params,
-            aggregation: Aggregation::Deepest,
             defer: true,
             #[cfg(feature = "experiments")]
             fault: None,
@@ -479,12 +416,7 @@ impl LazySmp {
             job.stop.load(Ordering::Relaxed) || job.plan.hard.is_some_and(|h| Instant::now() >= h)
         };
         let out = self.pool.run(n, &own_stop, work, monitor);
-        let chosen = match self.aggregation {
-            #[cfg(feature = "experiments")]
-            Aggregation::Vote if n > 1 => vote(&out.per_worker),
-            _ => out.best,
-        };
-        let (worker, mut best) = match chosen {
+        let (worker, mut best) = match out.best {
             Some((w, c)) => (w, c.result),
             None => {
                 let fast = movegen::fast_move(&mut Position::new(job.board, job.rule))
@@ -770,36 +702,5 @@ mod tests {
         assert_eq!(pool.pool.as_ref().map(|p| p as *const _), first);
         pool.ensure(3);
         assert_eq!(pool.threads(), 3);
-    }
-
-    #[cfg(feature = "experiments")]
-    #[test]
-    fn vote_weighs_depth_and_score_and_honours_proofs() {
-        use crate::game::board::Pos;
-        use crate::search::alphabeta::WIN;
-        let c = |depth: u32, x: usize, score: i32| {
-            Some(Completed {
-                depth,
-                result: SearchResult {
-                    best: Pos::new(x, 0),
-                    score,
-                    depth,
-                    nodes: 0,
-                    ..SearchResult::unsearched(Pos::new(x, 0))
-                },
-            })
-        };
-        // Two workers agree on move 2 against one deeper worker on move 1.
-        let (w, best) = vote(&[c(8, 1, 50), c(7, 2, 40), c(7, 2, 40)]).unwrap();
-        assert_eq!((w, best.result.best), (1, Pos::new(2, 0)));
-        // Alone, the deeper and better one wins; equal votes go to the lower index.
-        assert_eq!(vote(&[c(8, 1, 50), c(7, 2, 40)]).unwrap().0, 0);
-        assert_eq!(vote(&[c(7, 1, 40), c(7, 2, 40)]).unwrap().0, 0);
-        // A proven win beats any vote, the fastest one first; a proven loss loses to hope.
-        let proven = [c(9, 1, 0), c(9, 1, 0), c(5, 3, WIN - 7), c(4, 4, WIN - 5)];
-        assert_eq!(vote(&proven).unwrap().0, 3);
-        assert_eq!(vote(&[c(9, 1, -WIN + 8), c(3, 2, -300)]).unwrap().0, 1);
-        assert_eq!(vote(&[None, c(3, 2, 0)]).unwrap().0, 1);
-        assert!(vote(&[None, None]).is_none());
     }
 }

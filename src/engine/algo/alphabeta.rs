@@ -104,10 +104,6 @@ impl AlphaBeta {
     fn build(config: &Config, bytes: usize, machine: Machine) -> AlphaBeta {
         let mut smp = LazySmp::new(1, config.search);
         smp.set_defer(config.brain.smp_defer);
-        #[cfg(feature = "experiments")]
-        if config.experiments.smp_vote {
-            smp.aggregation = crate::search::smp::Aggregation::Vote;
-        }
         AlphaBeta {
             table: TableHandle::new(bytes),
             smp,

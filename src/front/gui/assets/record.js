@@ -1,4 +1,4 @@
-// Game records in the formats the arena writes and reads (src/arena/record.rs, openings.rs):
+// Game records in the formats the arena writes and reads (src/front/arena/record.rs, openings.rs):
 //   psq       Piskvork's PSQ: `Piskvorky NxN, 11:11, 0`, one `x,y,ms` line per stone with
 //             1-based coordinates and the move's time in ms, then `-1`, black's and white's
 //             names, and a last `-1`.
