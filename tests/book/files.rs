@@ -85,3 +85,79 @@ fn each_rule_loads_its_books_and_they_answer_the_opening() {
         assert!(l.book.is_empty() && l.problems.len() == 1, "{rule} {size}");
     }
 }
+
+#[test]
+fn the_embedded_books_are_the_shipped_files_and_load_alike() {
+    use bango::knowledge::book::EMBEDDED;
+    let mut on_disk: Vec<PathBuf> = std::fs::read_dir(openbook())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .collect();
+    on_disk.sort();
+    let embedded: Vec<String> = EMBEDDED.iter().map(|(n, _)| n.to_string()).collect();
+    assert_eq!(embedded, names(&on_disk), "EMBEDDED must list openbook/ in name order");
+    for (name, text) in EMBEDDED {
+        assert_eq!(
+            text,
+            std::fs::read_to_string(openbook().join(name)).unwrap(),
+            "{name}"
+        );
+    }
+    let disk = search_locations(None, Some(&openbook().join("x").join("pbrain-bango")));
+    for rule in [Rule::Freestyle, Rule::Standard, Rule::Renju] {
+        let from_disk = load_for(&disk, rule, 15);
+        let built_in = load_for(&[], rule, 15);
+        assert!(!from_disk.embedded && built_in.embedded, "{rule}");
+        assert!(built_in.problems.is_empty(), "{:?}", built_in.problems);
+        assert_eq!(names(&built_in.files), names(&from_disk.files), "{rule}");
+        assert_eq!(built_in.book.ids, from_disk.book.ids, "{rule}");
+        assert_eq!(built_in.book.len(), from_disk.book.len(), "{rule}");
+        assert!(built_in.book.len() > 100, "{rule}: {}", built_in.book.len());
+    }
+    // Still no book for caro: one problem line.
+    let l = load_for(&[], Rule::Caro, 15);
+    assert!(l.book.is_empty() && l.problems.len() == 1, "{:?}", l.problems);
+}
+
+/// A tournament folder holds the brain alone: it plays its first move from the embedded book,
+/// and a `book.json` put beside it overrides the embedded books.
+#[test]
+fn a_brain_copied_alone_plays_from_its_embedded_book() {
+    let dir = std::env::temp_dir().join(format!("bango-alone-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let exe = dir.join("pbrain-bango");
+    std::fs::copy(env!("CARGO_BIN_EXE_pbrain-bango"), &exe).unwrap();
+    let first_move = |exe: &Path| {
+        use std::io::Write;
+        let mut child = Command::new(exe)
+            .env_remove("BANGO_BOOK")
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(b"START 15\nINFO timeout_turn 1000\nBEGIN\nEND\n")
+            .unwrap();
+        String::from_utf8(child.wait_with_output().unwrap().stdout).unwrap()
+    };
+    let out = first_move(&exe);
+    assert!(out.contains("MESSAGE book 7,7"), "{out}");
+    assert!(!out.contains("no opening book"), "{out}");
+    std::fs::write(
+        dir.join("book.json"),
+        r#"{"id":"beside","rules":"freestyle","size":15,"coordinateSystem":"center-relative-x-y",
+           "openings":[{"coordinates":[[1,1]]}]}"#,
+    )
+    .unwrap();
+    let out = first_move(&exe);
+    let reply = out.lines().last().unwrap_or_default().to_string();
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert!(
+        ["6,6", "6,8", "8,6", "8,8"].contains(&reply.as_str()),
+        "the book beside the brain should give a diagonal first move: {out}"
+    );
+}

@@ -304,6 +304,7 @@ fn read_file(path: &Path, limit: u64) -> Result<(BookFile, u64), String> {
 /// then the executable's directory (`book.json` there), then an `openbook/` directory found by
 /// walking up from the executable (so both an installed brain and `target/release/` find the
 /// repository's books). Never the working directory alone: managers start brains from anywhere.
+/// When none holds a book file, [`load_for`] falls back on the [`EMBEDDED`] books.
 pub fn search_locations(folder: Option<&Path>, exe: Option<&Path>) -> Vec<PathBuf> {
     let mut out = Vec::new();
     if let Some(f) = folder {
@@ -321,13 +322,37 @@ pub fn search_locations(folder: Option<&Path>, exe: Option<&Path>) -> Vec<PathBu
     out
 }
 
+/// The shipped books (`openbook/*.json` at build time, in name order), compiled into the binary:
+/// a brain copied alone into a tournament folder still plays with them. A book file found at
+/// any of the [`search_locations`] overrides them all.
+pub const EMBEDDED: [(&str, &str); 4] = [
+    (
+        "balanced-freestyle-15.json",
+        include_str!("../../../openbook/balanced-freestyle-15.json"),
+    ),
+    (
+        "classic-freestyle-15.json",
+        include_str!("../../../openbook/classic-freestyle-15.json"),
+    ),
+    (
+        "classic-renju-15.json",
+        include_str!("../../../openbook/classic-renju-15.json"),
+    ),
+    (
+        "classic-standard-15.json",
+        include_str!("../../../openbook/classic-standard-15.json"),
+    ),
+];
+
 /// The result of loading books for a game.
 #[derive(Debug, Default)]
 pub struct Loaded {
     /// The merged books that apply to the game (empty when none do).
     pub book: Book,
-    /// The files compiled in.
+    /// The files compiled in (for the embedded books, their names).
     pub files: Vec<PathBuf>,
+    /// Whether the books are the [`EMBEDDED`] ones (no book file was found on disk).
+    pub embedded: bool,
     /// Problems met (missing, corrupt, skipped books), one line each, for a `MESSAGE`.
     pub problems: Vec<String>,
 }
@@ -380,14 +405,30 @@ pub fn load_for(locations: &[PathBuf], rule: Rule, size: usize) -> Loaded {
                 Err(e) => loaded.problems.push(format!("book skipped: {e}")),
             }
         }
-        break;
+        return loaded.noting_none(rule, size);
     }
-    if loaded.files.is_empty() && loaded.problems.is_empty() {
-        loaded.problems.push(format!(
-            "no opening book for {rule} {size}x{size}; searching only"
-        ));
+    loaded.embedded = true;
+    for (name, text) in EMBEDDED {
+        let b = BookFile::parse(text).expect("the embedded books parse (checked by a test)");
+        if b.size == size && b.rule_set().contains(&rule) {
+            loaded.book.merge(Book::compile(&b));
+            loaded.files.push(PathBuf::from(name));
+        }
     }
-    loaded
+    loaded.noting_none(rule, size)
+}
+
+impl Loaded {
+    /// Adds the note that no book applies to this game, when none does and nothing else was
+    /// reported.
+    fn noting_none(mut self, rule: Rule, size: usize) -> Loaded {
+        if self.files.is_empty() && self.problems.is_empty() {
+            self.problems.push(format!(
+                "no opening book for {rule} {size}x{size}; searching only"
+            ));
+        }
+        self
+    }
 }
 
 #[cfg(test)]
