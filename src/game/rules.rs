@@ -152,6 +152,13 @@ pub fn is_forbidden(board: &mut Board, p: Pos, rule: Rule) -> bool {
     with_stone(board, p, Color::Black, |b| forbidden_after_placing(b, p))
 }
 
+/// Whether colour `c` may play at `p` under `rule`: an empty point, and not a renju forbidden
+/// point for black (a five is never forbidden). The one legality check of the crate: the
+/// solver's faster `replay::legal` is held to it by a debug assertion.
+pub fn is_legal(board: &mut Board, p: Pos, c: Color, rule: Rule) -> bool {
+    board.is_empty_at(p) && !(c == Color::Black && is_forbidden(board, p, rule))
+}
+
 /// Every point black may not play under renju, in index order (protocol `YXSHOWFORBID`).
 pub fn forbidden_points(board: &mut Board, rule: Rule) -> Vec<Pos> {
     if rule != Rule::Renju {

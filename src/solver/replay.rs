@@ -132,7 +132,7 @@ fn defender_has_five(b: &Board, d: Color, rule: Rule) -> bool {
     })
 }
 
-/// Whether colour `c` may play the empty `p` ([`threats::legal`], with black's forbidden test
+/// Whether colour `c` may play the empty `p` ([`rules::is_legal`], with black's forbidden test
 /// run only where the black stones around `p` allow a forbidden shape).
 pub(crate) fn legal(b: &mut Board, p: Pos, c: Color, rule: Rule) -> bool {
     if !b.is_empty_at(p) {
@@ -142,7 +142,7 @@ pub(crate) fn legal(b: &mut Board, p: Pos, c: Color, rule: Rule) -> bool {
         return true;
     }
     let r = !may_be_forbidden(b, p) || !rules::is_forbidden(b, p, rule);
-    debug_assert_eq!(r, threats::legal(b, p, c, rule), "{p}\n{b}");
+    debug_assert_eq!(r, rules::is_legal(b, p, c, rule), "{p}\n{b}");
     r
 }
 

@@ -464,12 +464,6 @@ pub fn five_points_through(board: &Board, p: Pos, c: Color, rule: Rule) -> Vec<P
     out
 }
 
-/// Whether colour `c` may play at the empty point `p` under `rule` (renju forbids some black
-/// points; a five is never forbidden).
-pub fn legal(board: &mut Board, p: Pos, c: Color, rule: Rule) -> bool {
-    board.is_empty_at(p) && !(c == Color::Black && rules::is_forbidden(board, p, rule))
-}
-
 /// After the attacker's stones made the five points `fives`, the defender's moves that leave
 /// the attacker no five: the cells that stop every one of them, legal for `def`. Under every
 /// rule but caro only a five point itself can stop a five; under caro a stone at the far end of
@@ -497,7 +491,7 @@ pub fn stopping_moves(board: &mut Board, fives: &[Pos], att: Color, rule: Rule) 
             .iter()
             .all(|&f| f == q || !rules::is_win_at(board, f, att, rule));
         board.undo();
-        if stopped && legal(board, q, def, rule) {
+        if stopped && rules::is_legal(board, q, def, rule) {
             out.push(q);
         }
     }

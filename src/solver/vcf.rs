@@ -485,7 +485,7 @@ impl Fives {
 fn finish_line(b: &mut Board, rule: Rule, a: Color, m: Pos, fives: &[Pos]) -> Vec<Pos> {
     let d = a.opponent();
     for &r in fives {
-        if threats::legal(b, r, d, rule) {
+        if rules::is_legal(b, r, d, rule) {
             b.put(r, d).expect("five point is empty");
             let five = fives
                 .iter()
@@ -533,19 +533,14 @@ pub fn vcf_breakers(
         };
     };
     let side = board.side_to_move();
-    let mut cands = line_region(board, line);
     // My own fours anywhere: the opponent must answer them first, and one of them may start
     // a win of mine that this search did not look for.
     let mine = threats::scan(board, &solver.windows, me).a_four;
-    for q in mine.iter() {
-        if !cands.contains(&q) {
-            cands.push(q);
-        }
-    }
+    let cands = line_region(board, line).or(&mine);
     let mut moves = Vec::new();
     let mut unknown = Vec::new();
-    for q in cands {
-        if !threats::legal(board, q, me, rule) {
+    for q in cands.iter() {
+        if !rules::is_legal(board, q, me, rule) {
             continue;
         }
         board.put(q, me).expect("legal move");
@@ -570,43 +565,12 @@ pub fn vcf_breakers(
     }
 }
 
-/// The empty cells that could change whether `line` still works: every empty cell within five
-/// steps along the four lines through each cell of the line (which covers its five points,
-/// blocks at far ends, and stones that would turn a forced reply into a counter-four), plus
-/// every cell within two steps of a line cell (renju shapes around the attacker's points).
-pub(crate) fn line_region(board: &Board, line: &[Pos]) -> Vec<Pos> {
-    let mut seen = crate::game::board::BitBoard::EMPTY;
-    let mut out = Vec::new();
-    let size = board.size();
-    let mut add = |q: Pos, out: &mut Vec<Pos>| {
-        if board.at(q).is_none() && !seen.contains(q) {
-            seen.insert(q);
-            out.push(q);
-        }
-    };
-    for &p in line {
-        add(p, &mut out);
-        for dir in Direction::ALL {
-            for s in (-5..=5).filter(|&s| s != 0) {
-                if let Some(q) = p.offset(dir, s, size) {
-                    add(q, &mut out);
-                }
-            }
-        }
-        for dy in -2i64..=2 {
-            for dx in -2i64..=2 {
-                if let Some(q) = board.pos(p.x() as i64 + dx, p.y() as i64 + dy) {
-                    add(q, &mut out);
-                }
-            }
-        }
-    }
-    out
-}
-
-/// [`line_region`] as a set: the same cells, from per-cell masks of the reach (computed once)
-/// instead of a walk.
-pub(crate) fn line_region_set(board: &Board, line: &[Pos]) -> BitBoard {
+/// The cells that could change whether `line` still works: every cell within five steps along
+/// the four lines through each cell of the line (which covers its five points, blocks at far
+/// ends, and stones that would turn a forced reply into a counter-four), plus every cell within
+/// two steps of a line cell (renju shapes around the attacker's points). Read from per-cell
+/// masks of that reach, computed once; only the board's empty cells are kept.
+pub(crate) fn line_region(board: &Board, line: &[Pos]) -> BitBoard {
     static REACH: std::sync::OnceLock<Box<[BitBoard]>> = std::sync::OnceLock::new();
     let reach = REACH.get_or_init(|| {
         (0..CELLS)
@@ -682,10 +646,45 @@ mod tests {
         Board::from_picture(pic).unwrap()
     }
 
+    /// The slow oracle of [`line_region`]: a walk over the same reach. The empty cells that
+    /// could change whether `line` still works: every empty cell within five
+    /// steps along the four lines through each cell of the line (which covers its five points,
+    /// blocks at far ends, and stones that would turn a forced reply into a counter-four), plus
+    /// every cell within two steps of a line cell (renju shapes around the attacker's points).
+    fn walked_region(board: &Board, line: &[Pos]) -> Vec<Pos> {
+        let mut seen = crate::game::board::BitBoard::EMPTY;
+        let mut out = Vec::new();
+        let size = board.size();
+        let mut add = |q: Pos, out: &mut Vec<Pos>| {
+            if board.at(q).is_none() && !seen.contains(q) {
+                seen.insert(q);
+                out.push(q);
+            }
+        };
+        for &p in line {
+            add(p, &mut out);
+            for dir in Direction::ALL {
+                for s in (-5..=5).filter(|&s| s != 0) {
+                    if let Some(q) = p.offset(dir, s, size) {
+                        add(q, &mut out);
+                    }
+                }
+            }
+            for dy in -2i64..=2 {
+                for dx in -2i64..=2 {
+                    if let Some(q) = board.pos(p.x() as i64 + dx, p.y() as i64 + dy) {
+                        add(q, &mut out);
+                    }
+                }
+            }
+        }
+        out
+    }
+
     /// The mask version of the region holds the same cells as the walk, on boards of several
     /// sizes with lines near the edges.
     #[test]
-    fn line_region_set_equals_the_walk() {
+    fn line_region_equals_the_walk() {
         let mut rng = crate::game::rng::SplitMix64::new(3);
         for round in 0..300 {
             let size = [7, 15, 20, 32][round % 4];
@@ -695,14 +694,10 @@ mod tests {
                 .map(|_| crate::game::board::random_cell(&mut rng, size))
                 .collect();
             let mut walk = BitBoard::EMPTY;
-            for q in line_region(&b, &line) {
+            for q in walked_region(&b, &line) {
                 walk.insert(q);
             }
-            assert_eq!(
-                line_region_set(&b, &line),
-                walk,
-                "round {round} size {size}"
-            );
+            assert_eq!(line_region(&b, &line), walk, "round {round} size {size}");
         }
     }
 

@@ -96,7 +96,11 @@ fn the_embedded_books_are_the_shipped_files_and_load_alike() {
         .collect();
     on_disk.sort();
     let embedded: Vec<String> = EMBEDDED.iter().map(|(n, _)| n.to_string()).collect();
-    assert_eq!(embedded, names(&on_disk), "EMBEDDED must list openbook/ in name order");
+    assert_eq!(
+        embedded,
+        names(&on_disk),
+        "EMBEDDED must list openbook/ in name order"
+    );
     for (name, text) in EMBEDDED {
         assert_eq!(
             text,
@@ -117,7 +121,11 @@ fn the_embedded_books_are_the_shipped_files_and_load_alike() {
     }
     // Still no book for caro: one problem line.
     let l = load_for(&[], Rule::Caro, 15);
-    assert!(l.book.is_empty() && l.problems.len() == 1, "{:?}", l.problems);
+    assert!(
+        l.book.is_empty() && l.problems.len() == 1,
+        "{:?}",
+        l.problems
+    );
 }
 
 /// A tournament folder holds the brain alone: it plays its first move from the embedded book,

@@ -368,7 +368,7 @@ impl RootProofs {
             if out.len() == self.slices.vct_breakers {
                 break;
             }
-            if !seen.contains(q) && threats::legal(b, q, me, rule) {
+            if !seen.contains(q) && crate::game::rules::is_legal(b, q, me, rule) {
                 seen.insert(q);
                 out.push(q);
             }

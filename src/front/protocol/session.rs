@@ -387,7 +387,7 @@ impl Session {
             {
                 for &p in &moves {
                     let mover = b.side_to_move();
-                    if !is_legal(&mut b, p, mover, self.rule) {
+                    if !rules::is_legal(&mut b, p, mover, self.rule) {
                         out(&format!("DEBUG illegal Swap2 stone {p}; answering simply"));
                         return false;
                     }
@@ -557,7 +557,7 @@ impl Session {
         let mut check = board.clone();
         for &p in &stones_found {
             let mover = check.side_to_move();
-            if !is_legal(&mut check, p, mover, self.rule) {
+            if !rules::is_legal(&mut check, p, mover, self.rule) {
                 return Err(format!("balance answered the illegal stone {p}"));
             }
             check.play(p).expect("checked legal");
@@ -772,7 +772,7 @@ impl Session {
         let algo = &mut self.algo;
         let answer = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| algo.think(&req)));
         let p = match answer {
-            Ok(p) if is_legal(board, p, me, rule) => p,
+            Ok(p) if rules::is_legal(board, p, me, rule) => p,
             Ok(p) => {
                 let q = first_legal(board, me, rule);
                 out(&format!(
@@ -802,7 +802,7 @@ fn first_legal(board: &mut Board, me: Color, rule: Rule) -> Pos {
     empties
         .iter()
         .copied()
-        .find(|&q| is_legal(board, q, me, rule))
+        .find(|&q| rules::is_legal(board, q, me, rule))
         .unwrap_or(empties[0])
 }
 
@@ -813,10 +813,6 @@ pub fn about(ai: &str) -> String {
          www=\"\", ai=\"{ai}\"",
         env!("CARGO_PKG_VERSION")
     )
-}
-
-fn is_legal(board: &mut Board, p: Pos, me: Color, rule: Rule) -> bool {
-    board.is_empty_at(p) && !(me == Color::Black && rules::is_forbidden(board, p, rule))
 }
 
 fn on_board(board: &Board, c: Coord) -> Result<Pos, String> {

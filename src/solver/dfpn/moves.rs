@@ -3,7 +3,7 @@
 //! re-proved by replaying the threat line or a VCF search).
 
 use super::table::Kid;
-use super::trace::{line_region, Trace};
+use super::trace::{traced_region, Trace};
 use super::{Aborted, DfpnSolver};
 use crate::game::board::{BitBoard, Board, Color, Pos};
 use crate::game::rules::{self, Rule};
@@ -184,7 +184,7 @@ impl DfpnSolver {
         b.set_side_to_move(a);
         let trace = Trace::new(b, rule, a, &line);
         b.set_side_to_move(d);
-        let mut region = line_region(b, &line, trace.as_ref());
+        let mut region = traced_region(b, &line, trace.as_ref());
         let s = threats::scan(b, &self.windows, d);
         let mut forcing = BitBoard::EMPTY;
         for q in s.a_four.iter().chain(s.a_five.iter()) {
@@ -234,7 +234,7 @@ impl DfpnSolver {
                             && replay::replay_line(b, rule, a, &l, DefenderFives::Nowhere));
                     b.set_side_to_move(d);
                     if here {
-                        region = region.and(&line_region(b, &l, t.as_ref()));
+                        region = region.and(&traced_region(b, &l, t.as_ref()));
                     }
                 }
                 Res::Win(_) => {}

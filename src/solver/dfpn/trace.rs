@@ -189,7 +189,7 @@ impl Trace {
 /// The cells where a defender stone could change whether `line` wins ([`vcf::line_region`]),
 /// widened by the regions of the line's five points when its trace is known (a renju five
 /// point black may not block is what wins there, and black stones around it decide that).
-pub(super) fn line_region(b: &Board, line: &[Pos], trace: Option<&Trace>) -> BitBoard {
+pub(super) fn traced_region(b: &Board, line: &[Pos], trace: Option<&Trace>) -> BitBoard {
     let mut cells = line.to_vec();
     if let Some(t) = trace {
         cells.extend(
@@ -198,7 +198,7 @@ pub(super) fn line_region(b: &Board, line: &[Pos], trace: Option<&Trace>) -> Bit
                 .filter(|&f| b.is_empty_at(f) && !line.contains(&f)),
         );
     }
-    vcf::line_region_set(b, &cells)
+    vcf::line_region(b, &cells)
 }
 
 /// How far (Chebyshev) a stone may stand from a point and still change its renju forbidden
@@ -266,7 +266,7 @@ mod tests {
             }
             let windows = Windows::new(b.size());
             let touchable = trace.touchable(&mut b, &windows, p.rule, a);
-            for q in line_region(&b, &line, Some(&trace)).iter() {
+            for q in traced_region(&b, &line, Some(&trace)).iter() {
                 if !legal(&mut b, q, a.opponent(), p.rule) {
                     continue;
                 }
