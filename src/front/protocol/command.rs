@@ -10,6 +10,8 @@
 //! - a line whose first word is another command (say `END`) means the manager gave up on the
 //!   body: the parser emits an error for the unfinished body, then that command.
 
+use crate::search::settings::parse_bool;
+
 /// A point as written by the manager, not yet checked against the board.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Coord {
@@ -512,9 +514,14 @@ fn parse_info(rest: &str) -> Command {
         "thread_num" => num!(ThreadNum),
         "hash_size" => num!(HashSize),
         "show_detail" => num!(ShowDetail),
+        // A number as Gomocup sends it (non-zero: on), or the switch words every declared
+        // setting takes (`on`, `off`, `true`, ...; `BANGO_PONDER` reads the same).
         "pondering" => match parse_info_number(value) {
             Ok(v) => Info::Pondering(v != 0),
-            Err(e) => return bad(e),
+            Err(e) => match parse_bool(value) {
+                Ok(on) => Info::Pondering(on),
+                Err(_) => return bad(e),
+            },
         },
         "evaluate" => match parse_coord(value) {
             Ok(c) => Info::Evaluate(c),
@@ -710,6 +717,9 @@ mod tests {
         assert_eq!(i("INFO show_detail 3"), Info::ShowDetail(3));
         assert_eq!(i("INFO pondering 1"), Info::Pondering(true));
         assert_eq!(i("INFO pondering 0"), Info::Pondering(false));
+        assert_eq!(i("INFO pondering on"), Info::Pondering(true));
+        assert_eq!(i("INFO pondering OFF"), Info::Pondering(false));
+        assert!(matches!(i("INFO pondering maybe"), Info::Invalid { .. }));
         assert_eq!(
             i("INFO caution_factor 2"),
             Info::Ignored("caution_factor".into())

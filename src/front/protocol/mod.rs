@@ -48,11 +48,14 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
 
+mod analysis;
 pub mod command;
 pub mod info;
 pub mod lines;
 pub mod report;
 pub mod session;
+mod setup;
+mod swap;
 pub mod tcp;
 
 pub use command::{Command, Parser};

@@ -12,24 +12,18 @@
 //!   empty, and not a renju forbidden point when we are black (an algorithm answer that is not
 //!   legal is replaced, with a `DEBUG` line saying so).
 //!
-//! # BOARD field 3
-//! Field 3 marks a cell of a continuous game that belongs to neither player. The board has no
-//! neutral stones, so a marker is placed as an *opponent* stone: it can never be played, and it
-//! can never complete one of our lines (which is what a neutral cell means to us); the price is
-//! that the algorithm may see opponent shapes through it, a cautious error. Markers do not count
-//! when inferring colours, and they are placed before the real stones so that the last stone
-//! given stays the last move.
+//! The analysis commands are in `analysis`, the opening-rule commands in `swap`, and what a
+//! `BOARD` body means in `setup` (field 3 included): each an `impl Session` of its own.
 
 use super::command::{BoardKind, Command, Coord, Info, Owner};
 use super::info::{self, Setting};
-use super::report::{moves, Printer};
+use super::report::Printer;
+use super::setup::{build_position, empty_point, first_legal, on_board};
 use super::Sink;
-use crate::engine::algo::{Algorithm, Analysis, Balance, Request};
+use crate::engine::algo::{Algorithm, Analysis, Request};
 use crate::engine::config::Config;
 use crate::game::board::{Board, Color, Pos, MAX_SIZE, MIN_SIZE};
 use crate::game::rules::{self, Rule};
-use crate::knowledge::book::swap2::Swap2Reply;
-use crate::search::alphabeta::WIN_MIN;
 use crate::search::timeman::{self, Limits, MatchClock, ReplyLag, TimeControl};
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
@@ -45,23 +39,23 @@ pub enum Flow {
 
 /// The game state of one protocol session.
 pub struct Session {
-    algo: Box<dyn Algorithm>,
-    config: Config,
-    board: Option<Board>,
-    me: Option<Color>,
-    rule: Rule,
-    time: TimeControl,
+    pub(super) algo: Box<dyn Algorithm>,
+    pub(super) config: Config,
+    pub(super) board: Option<Board>,
+    pub(super) me: Option<Color>,
+    pub(super) rule: Rule,
+    pub(super) time: TimeControl,
     /// The match clock by our own count, corrected by `time_left` ([`MatchClock`]).
-    clock: MatchClock,
+    pub(super) clock: MatchClock,
     /// How late our recent replies came after their budgets ([`ReplyLag`]).
-    lag: ReplyLag,
-    max_depth: Option<u32>,
-    max_nodes: Option<u64>,
-    game_type: u64,
+    pub(super) lag: ReplyLag,
+    pub(super) max_depth: Option<u32>,
+    pub(super) max_nodes: Option<u64>,
+    pub(super) game_type: u64,
     /// Moves an analyst left out of the root (`YXBLOCK`), until `YXBLOCKRESET` or a new game.
-    blocked: Vec<Pos>,
+    pub(super) blocked: Vec<Pos>,
     /// The last command was answered with our move on the board: a ponder may follow.
-    ponder_ready: bool,
+    pub(super) ponder_ready: bool,
 }
 
 impl Session {
@@ -191,7 +185,7 @@ impl Session {
         self.algo.new_game(size, &self.config);
     }
 
-    fn current(&self) -> Result<&Board, String> {
+    pub(super) fn current(&self) -> Result<&Board, String> {
         self.board
             .as_ref()
             .ok_or_else(|| "no game: send START first".to_string())
@@ -269,65 +263,9 @@ impl Session {
         Ok(())
     }
 
-    /// `SWAP2BOARD` (0, 3 or 5 stones) or, with `swap1`, `SWAP1BOARD` (3 stones).
-    fn swap2(
-        &mut self,
-        stones: &[Coord],
-        swap1: bool,
-        started: Instant,
-        stop: &AtomicBool,
-        out: Sink<'_>,
-    ) -> Result<(), String> {
-        let name = if swap1 { "SWAP1BOARD" } else { "SWAP2BOARD" };
-        let size = self.current()?.size();
-        let mut board = Board::new(size);
-        for &c in stones {
-            let p = empty_point(&board, c).map_err(|e| format!("{name}: {e}"))?;
-            board.play(p).expect("checked empty");
-        }
-        if swap1 && stones.len() != 3 {
-            return Err(format!(
-                "SWAP1BOARD with {} stones (expected 3)",
-                stones.len()
-            ));
-        }
-        if !matches!(stones.len(), 0 | 3 | 5) {
-            return Err(format!(
-                "SWAP2BOARD with {} stones (expected 0, 3 or 5)",
-                stones.len()
-            ));
-        }
-        if self.algo_swap2(&board, swap1, started, stop, out) {
-            return Ok(());
-        }
-        match stones.len() {
-            0 => {
-                // The algorithm has no Swap2 logic: a fixed, plainly legal proposal.
-                let c = size / 2;
-                let three = [Pos::new(c, c), Pos::new(c + 1, c), Pos::new(c - 1, c + 1)];
-                for p in three {
-                    board.play(p).expect("distinct points near the centre");
-                }
-                self.board = Some(board);
-                self.me = None;
-                out(&format!("{} {} {}", three[0], three[1], three[2]));
-                Ok(())
-            }
-            3 | 5 => {
-                // We take white and play its next move (the "one move" answer).
-                self.board = Some(board);
-                self.me = Some(Color::White);
-                let p = self.think(started, stop, out, &Analysis::default())?;
-                out(&p.to_string());
-                Ok(())
-            }
-            _ => unreachable!("checked above"),
-        }
-    }
-
     /// This move's limits: the clock from `started`, the time control and the depth and node
     /// caps the manager set.
-    fn limits(&self, started: Instant) -> Limits {
+    pub(super) fn limits(&self, started: Instant) -> Limits {
         Limits {
             started,
             time: self.clock.apply(self.time),
@@ -339,77 +277,12 @@ impl Session {
 
     /// Our move asked for at `started` is answered now: its time goes off the match clock, and
     /// how far it came past its budget into the lag the next budgets keep back.
-    fn answered(&mut self, started: Instant) {
+    pub(super) fn answered(&mut self, started: Instant) {
         let took = started.elapsed();
         if let Some(budget) = timeman::budget_ms(&self.limits(started)) {
             self.lag.observe(budget, took);
         }
         self.clock.moved(took);
-    }
-
-    /// Asks the algorithm for its Swap2 answer to `board` and, when it gives a legal one, prints
-    /// and applies it (true). False leaves the answer to the fallback.
-    fn algo_swap2(
-        &mut self,
-        board: &Board,
-        swap1: bool,
-        started: Instant,
-        stop: &AtomicBool,
-        out: Sink<'_>,
-    ) -> bool {
-        let emit = self.notes(out);
-        let req = Request {
-            board,
-            rule: self.rule,
-            limits: self.limits(started),
-            config: &self.config,
-            stop,
-            output: &emit,
-            report: &|_| {},
-            analysis: &Analysis::default(),
-        };
-        let algo = &mut self.algo;
-        let reply = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            if swap1 {
-                algo.swap1(&req)
-            } else {
-                algo.swap2(&req)
-            }
-        }));
-        let Ok(Some(reply)) = reply else { return false };
-        let n = board.stone_count();
-        let mut b = board.clone();
-        let (text, me) = match reply {
-            Swap2Reply::Swap if n > 0 => ("SWAP".to_string(), Some(Color::Black)),
-            Swap2Reply::Moves(moves)
-                if matches!((n, moves.len()), (0, 3) | (3, 1 | 2) | (5, 1))
-                    && !(swap1 && moves.len() != 1) =>
-            {
-                for &p in &moves {
-                    let mover = b.side_to_move();
-                    if !rules::is_legal(&mut b, p, mover, self.rule) {
-                        out(&format!("DEBUG illegal Swap2 stone {p}; answering simply"));
-                        return false;
-                    }
-                    b.play(p).expect("checked legal");
-                }
-                let text: Vec<String> = moves.iter().map(|p| p.to_string()).collect();
-                // One stone after three or five: we took white. Otherwise the opponent chooses.
-                let me = (moves.len() == 1).then_some(Color::White);
-                (text.join(" "), me)
-            }
-            other => {
-                out(&format!(
-                    "DEBUG Swap2 answer {other:?} does not fit {n} stones; answering simply"
-                ));
-                return false;
-            }
-        };
-        self.board = Some(b);
-        self.me = me;
-        self.answered(started);
-        out(&text);
-        true
     }
 
     /// Stores an `INFO` setting as [`info::interpret`] takes it, saying what it clamped or
@@ -447,153 +320,6 @@ impl Session {
             for note in self.algo.configure(&self.config) {
                 out(&format!("MESSAGE {note}"));
             }
-        }
-        Ok(())
-    }
-
-    /// `YXNBEST n`: `n` principal variations, the best move answered and played like `TURN`'s.
-    fn nbest(
-        &mut self,
-        n: u64,
-        started: Instant,
-        stop: &AtomicBool,
-        out: Sink<'_>,
-    ) -> Result<(), String> {
-        self.ready_to_analyse()?;
-        let analysis = Analysis {
-            lines: n.min(usize::MAX as u64) as usize,
-            ..self.analysis()
-        };
-        let p = self.think(started, stop, out, &analysis)?;
-        out(&p.to_string());
-        Ok(())
-    }
-
-    /// `YXSEARCHDEFEND`: every candidate move searched as its own principal variation; answered
-    /// by the moves that do not lose (`NONE` when every move loses), each lost one marked
-    /// `MESSAGE REALTIME LOST`. Nothing is played.
-    fn search_defend(
-        &mut self,
-        started: Instant,
-        stop: &AtomicBool,
-        out: Sink<'_>,
-    ) -> Result<(), String> {
-        self.ready_to_analyse()?;
-        let analysis = Analysis {
-            lines: Analysis::ALL,
-            every_move: true,
-            ..self.analysis()
-        };
-        let (_, lines) = self.ask(started, stop, out, &analysis)?;
-        if lines.is_empty() {
-            return Err("YXSEARCHDEFEND: no iteration completed in the time given".into());
-        }
-        let (lost, held): (Vec<_>, Vec<_>) = lines
-            .iter()
-            .filter(|l| !l.pv.is_empty())
-            .partition(|l| l.score <= -WIN_MIN);
-        for l in &lost {
-            out(&format!("MESSAGE REALTIME LOST {}", l.pv[0]));
-        }
-        let held: Vec<Pos> = held.iter().map(|l| l.pv[0]).collect();
-        out(&format!(
-            "MESSAGE DEFEND {} of {} moves hold",
-            held.len(),
-            held.len() + lost.len()
-        ));
-        if held.is_empty() {
-            out("NONE");
-        } else {
-            out(&moves(&held));
-        }
-        Ok(())
-    }
-
-    /// `YXBALANCEONE b` / `YXBALANCETWO b`: the stones that leave the position closest to the
-    /// score `b`, answered as `x,y` or `x,y x,y`; nothing is played.
-    fn balance(
-        &mut self,
-        stones: usize,
-        bias: i64,
-        started: Instant,
-        stop: &AtomicBool,
-        out: Sink<'_>,
-    ) -> Result<(), String> {
-        self.ready_to_analyse()?;
-        let me = self
-            .me
-            .unwrap_or_else(|| self.board.as_ref().expect("checked").side_to_move());
-        let mut board = self.board.clone().expect("checked");
-        board.set_side_to_move(me);
-        if board.empty_cells().count() < stones {
-            return Err(format!("no room for {stones} stones"));
-        }
-        let bias = bias.clamp(-(WIN_MIN as i64) + 1, WIN_MIN as i64 - 1) as i32;
-        let analysis = self.analysis();
-        let limits = self.limits(started);
-        let emit = self.notes(out);
-        let printer = self.printer(out, &analysis);
-        let report = |r: crate::search::alphabeta::Report<'_>| printer.report(r);
-        let req = Request {
-            board: &board,
-            rule: self.rule,
-            limits,
-            config: &self.config,
-            stop,
-            output: &emit,
-            report: &report,
-            analysis: &analysis,
-        };
-        let want = Balance { stones, bias };
-        let algo = &mut self.algo;
-        let answer =
-            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| algo.balance(&req, want)));
-        let stones_found = match answer {
-            Ok(Some(found)) => found,
-            Ok(None) => return Err(format!("{} cannot judge balance", self.algo.name())),
-            Err(_) => return Err(format!("{} failed (panicked)", self.algo.name())),
-        };
-        // Each stone must be legal for its colour in turn.
-        let mut check = board.clone();
-        for &p in &stones_found {
-            let mover = check.side_to_move();
-            if !rules::is_legal(&mut check, p, mover, self.rule) {
-                return Err(format!("balance answered the illegal stone {p}"));
-            }
-            check.play(p).expect("checked legal");
-        }
-        out(&moves(&stones_found));
-        Ok(())
-    }
-
-    /// `YXBLOCK` … `DONE`: adds on-board points to the blocked moves (all or none).
-    fn block(&mut self, coords: &[Coord]) -> Result<(), String> {
-        let board = self.current()?;
-        let points = coords
-            .iter()
-            .map(|&c| on_board(board, c))
-            .collect::<Result<Vec<Pos>, String>>()
-            .map_err(|e| format!("YXBLOCK: {e}; nothing blocked"))?;
-        for p in points {
-            if !self.blocked.contains(&p) {
-                self.blocked.push(p);
-            }
-        }
-        Ok(())
-    }
-
-    /// The analysis every think starts from: the blocked moves.
-    fn analysis(&self) -> Analysis {
-        Analysis {
-            blocked: self.blocked.clone(),
-            ..Analysis::default()
-        }
-    }
-
-    /// An analysis command needs a game with an empty point.
-    fn ready_to_analyse(&self) -> Result<(), String> {
-        if self.current()?.is_full() {
-            return Err("the board is full".into());
         }
         Ok(())
     }
@@ -637,7 +363,7 @@ impl Session {
     }
 
     /// The sink of the algorithm's notes: `MESSAGE` lines under any `show_detail` but 0.
-    fn notes<'s>(&self, out: Sink<'s>) -> impl Fn(&str) + Sync + 's {
+    pub(super) fn notes<'s>(&self, out: Sink<'s>) -> impl Fn(&str) + Sync + 's {
         let show = self.config.brain.show_detail != 0;
         move |s: &str| {
             if show {
@@ -648,7 +374,7 @@ impl Session {
 
     /// The printer of a think's reports with `analysis`: real times unless the think is
     /// deterministic (one worker and a depth or node cap).
-    fn printer<'s>(&self, out: Sink<'s>, analysis: &Analysis) -> Printer<'s> {
+    pub(super) fn printer<'s>(&self, out: Sink<'s>, analysis: &Analysis) -> Printer<'s> {
         let deterministic = self.config.brain.threads <= 1
             && (self.max_depth.is_some() || self.max_nodes.is_some());
         Printer::new(
@@ -659,19 +385,7 @@ impl Session {
         )
     }
 
-    fn show_forbid(&mut self) -> Result<String, String> {
-        self.current()?;
-        let rule = self.rule;
-        let board = self.board.as_mut().expect("checked above");
-        let mut reply = String::from("FORBID ");
-        for p in rules::forbidden_points(board, rule) {
-            reply.push_str(&format!("{:02}{:02}", p.x(), p.y()));
-        }
-        reply.push('.');
-        Ok(reply)
-    }
-
-    fn print(&self, out: Sink<'_>) -> Result<(), String> {
+    pub(super) fn print(&self, out: Sink<'_>) -> Result<(), String> {
         let board = self.current()?;
         let me = match self.me {
             Some(Color::Black) => "black",
@@ -713,7 +427,7 @@ impl Session {
     }
 
     /// Asks the algorithm for our move on the current board, checks it and places it.
-    fn think(
+    pub(super) fn think(
         &mut self,
         started: Instant,
         stop: &AtomicBool,
@@ -731,7 +445,7 @@ impl Session {
     /// Asks the algorithm for our move on the current board with `analysis`, printing its
     /// reports; returns the move (checked legal, not placed) and the search's principal
     /// variations.
-    fn ask(
+    pub(super) fn ask(
         &mut self,
         started: Instant,
         stop: &AtomicBool,
@@ -796,16 +510,6 @@ impl Session {
     }
 }
 
-/// The first legal point in index order, else any empty point (the caller checked one exists).
-fn first_legal(board: &mut Board, me: Color, rule: Rule) -> Pos {
-    let empties: Vec<Pos> = board.empty_cells().collect();
-    empties
-        .iter()
-        .copied()
-        .find(|&q| rules::is_legal(board, q, me, rule))
-        .unwrap_or(empties[0])
-}
-
 /// The `ABOUT` line.
 pub fn about(ai: &str) -> String {
     format!(
@@ -815,135 +519,12 @@ pub fn about(ai: &str) -> String {
     )
 }
 
-fn on_board(board: &Board, c: Coord) -> Result<Pos, String> {
-    board
-        .pos(c.x, c.y)
-        .ok_or_else(|| format!("{c} is outside the {}x{} board", board.size(), board.size()))
-}
-
-fn empty_point(board: &Board, c: Coord) -> Result<Pos, String> {
-    let p = on_board(board, c)?;
-    if board.at(p).is_some() {
-        return Err(format!("{c} is occupied"));
-    }
-    Ok(p)
-}
-
-/// Our colour for a `BOARD` position: under renju the stones come in move order, so the first
-/// real stone's owner is black; otherwise equal counts mean we (to move) are black, one stone
-/// fewer means white, and an impossible surplus of our own falls back to the first-stone rule.
-/// Markers (field 3) are not counted.
-pub fn infer_colour(stones: &[(Coord, Owner)], rule: Rule) -> Color {
-    let count = |o: Owner| stones.iter().filter(|s| s.1 == o).count();
-    let (own, opp) = (count(Owner::Own), count(Owner::Opponent));
-    let first_is_ours = stones
-        .iter()
-        .find(|s| s.1 != Owner::Marker)
-        .map(|s| s.1 == Owner::Own);
-    let by_first = |first: bool| if first { Color::Black } else { Color::White };
-    match first_is_ours {
-        None => Color::Black,
-        Some(first) if rule == Rule::Renju => by_first(first),
-        Some(first) => match own.cmp(&opp) {
-            std::cmp::Ordering::Equal => Color::Black,
-            std::cmp::Ordering::Less => Color::White,
-            std::cmp::Ordering::Greater => by_first(first),
-        },
-    }
-}
-
-/// Builds the position a `BOARD`/`YXBOARD` body describes, on a fresh board, with our colour to
-/// move. Refuses off-board and repeated points.
-pub fn build_position(
-    size: usize,
-    stones: &[(Coord, Owner)],
-    rule: Rule,
-) -> Result<(Board, Color), String> {
-    let me = infer_colour(stones, rule);
-    let mut board = Board::new(size);
-    let markers = stones.iter().filter(|s| s.1 == Owner::Marker);
-    let real = stones.iter().filter(|s| s.1 != Owner::Marker);
-    for &(c, owner) in markers.chain(real) {
-        let p = on_board(&board, c)?;
-        if board.at(p).is_some() {
-            return Err(format!("{c} given twice"));
-        }
-        let colour = if owner == Owner::Own {
-            me
-        } else {
-            me.opponent()
-        };
-        board.put(p, colour).expect("checked empty");
-    }
-    board.set_side_to_move(me);
-    Ok((board, me))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     fn c(x: i64, y: i64) -> Coord {
         Coord { x, y }
-    }
-
-    #[test]
-    fn colour_inference() {
-        use Owner::*;
-        let f = Rule::Freestyle;
-        assert_eq!(infer_colour(&[], f), Color::Black);
-        assert_eq!(infer_colour(&[(c(7, 7), Opponent)], f), Color::White);
-        assert_eq!(
-            infer_colour(&[(c(7, 7), Opponent), (c(8, 8), Own)], f),
-            Color::Black
-        );
-        assert_eq!(
-            infer_colour(&[(c(7, 7), Own), (c(8, 8), Opponent), (c(1, 1), Marker)], f),
-            Color::Black
-        );
-        // Renju: move order decides, even where counts would say otherwise.
-        assert_eq!(
-            infer_colour(&[(c(7, 7), Opponent), (c(8, 8), Own)], Rule::Renju),
-            Color::White
-        );
-        assert_eq!(
-            infer_colour(&[(c(1, 1), Marker), (c(7, 7), Own)], Rule::Renju),
-            Color::Black
-        );
-        // Surplus of our own stones: first-stone rule.
-        assert_eq!(
-            infer_colour(&[(c(7, 7), Opponent), (c(8, 8), Own), (c(9, 9), Own)], f),
-            Color::White
-        );
-    }
-
-    #[test]
-    fn position_with_markers_keeps_the_last_move() {
-        use Owner::*;
-        let (b, me) = build_position(
-            15,
-            &[
-                (c(7, 7), Opponent),
-                (c(0, 0), Marker),
-                (c(8, 7), Own),
-                (c(9, 9), Opponent),
-            ],
-            Rule::Freestyle,
-        )
-        .unwrap();
-        assert_eq!(me, Color::White);
-        assert_eq!(b.side_to_move(), Color::White);
-        assert_eq!(b.last_move(), Some(Pos::new(9, 9)));
-        assert_eq!(b.at(Pos::new(0, 0)), Some(Color::Black));
-        assert_eq!(b.at(Pos::new(8, 7)), Some(Color::White));
-        assert!(
-            build_position(15, &[(c(7, 7), Own), (c(7, 7), Opponent)], Rule::Freestyle)
-                .unwrap_err()
-                .contains("twice")
-        );
-        assert!(build_position(15, &[(c(15, 0), Own)], Rule::Freestyle)
-            .unwrap_err()
-            .contains("outside"));
     }
 
     /// Answers a fixed point, or panics.

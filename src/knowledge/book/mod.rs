@@ -574,9 +574,16 @@ mod tests {
         let l = load_for(&locs, Rule::Freestyle, 15);
         assert!(l.book.is_empty());
         assert_eq!(l.problems.len(), 1, "{:?}", l.problems);
-        // Nothing anywhere: one clear problem line.
+        // No book file anywhere: the embedded books, and nothing to report.
         let l = load_for(&[dir.join("nowhere")], Rule::Freestyle, 15);
-        assert!(l.book.is_empty() && l.problems.len() == 1);
+        assert!(l.embedded && !l.book.is_empty() && l.problems.is_empty());
+        // No book for this game anywhere, embedded ones included: one clear problem line.
+        let l = load_for(&[dir.join("nowhere")], Rule::Caro, 15);
+        assert!(
+            l.book.is_empty() && l.problems.len() == 1,
+            "{:?}",
+            l.problems
+        );
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
