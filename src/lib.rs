@@ -56,3 +56,6 @@ pub mod game;
 pub mod knowledge;
 pub mod search;
 pub mod solver;
+
+// The laboratory notebook (match logs, measurements, retired experiments): documentation only.
+pub mod experiments;

@@ -1,0 +1,248 @@
+//! The laboratory notebook: what was measured, how, and what was decided from it.
+//!
+//! The README keeps only the latest figure of each kind; this page keeps the history behind them,
+//! with the commands and commits as they were written at the time. Paths are today's (the layer
+//! folders); figures are as measured then, on the project's 2-core development machine shared with
+//! other jobs unless a line says otherwise. A match line reads `+wins −losses =draws` for the
+//! first-named engine, then its Elo difference with a 95% error bar.
+//!
+//! # How things are measured
+//!
+//! Strength is measured by games (`pbrain-bango arena`, usually `--concurrency 1`, freestyle
+//! openings, colours swapped per opening); speed and search shape by fixed work (the node-count
+//! signature, puzzle files, time to depth):
+//!
+//! ```sh
+//! # node-count signature: 18 fixed positions, one worker, depth 7 (a change that moves it changes
+//! # what the search does and must be judged by games)
+//! target/release/pbrain-bango bench            # signature 327917 (603796 with BANGO_WEIGHTS=classic)
+//! # (it also prints the share of beta cut-offs made by the first move searched: the move order)
+//! # depth reached, nodes per second and branching factor in a fixed time per position, and when
+//! # depths 12 and 14 completed (the reference Go engine: about 0.55 s and 2.8 s)
+//! target/release/pbrain-bango bench --movetime 1000
+//! # lazy SMP time to depth, N=2 against N=1 in one interleaved run (paired ratios with a 95%
+//! # interval; BANGO_SMP_BENCH_UNCAPPED=1 times depth as the brain plays; knobs in benches/smp.rs)
+//! BANGO_SMP_BENCH_COUNTS=1,2 BANGO_SMP_BENCH_DEPTH=11 BANGO_SMP_BENCH_ROUNDS=15 cargo bench --bench smp -- nomatch
+//! # nodes per second per thread: one search alone, two at once (a table each, then one shared),
+//! # and N=2; what two busy threads lose on this machine before and after sharing the table
+//! BANGO_SMP_BENCH_THROUGHPUT=1 BANGO_SMP_BENCH_COUNTS=1,2 BANGO_SMP_BENCH_DEPTH=11 BANGO_SMP_BENCH_ROUNDS=6 cargo bench --bench smp -- nomatch
+//! ```
+//!
+//! # Search
+//!
+//! ## Reductions and pruning
+//!
+//! LMR (of late moves from the third of a node on): against the fourth, +123 −71 =6, +92.5 ± 49.5
+//! Elo over 200 games at 300 ms a move, and +35.4 ± 27.7 over 600 at 100 ms. The late moves reduced
+//! and pruned are the quiet ones and the threats up to a plain four (own or blocked;
+//! `BANGO_TUNE_REDUCIBLE_RANK`, `BANGO_TUNE_PRUNABLE_RANK`): against reducing only open threes and
+//! quieter, +206 −184 =10, +19.1 ± 33.8 Elo over 400 games at 300 ms and +34.9 ± 27.8 over 600 at
+//! 100 ms, with 26% fewer bench nodes; reducing those threats without pruning them scored −1.7 ±
+//! 47.6 over 200 at 300 ms.
+//!
+//! The move policy sets part of the late move reductions: a reduced move loses one more ply for
+//! every logit the policy rates it below the best reducible move before it, at most two
+//! (`BANGO_TUNE_LMR_POLICY_UNIT`; against the search without it, +43.1 ± 27.8 Elo over 600 games at
+//! 100 ms a move and +15.6 ± 47.6 over 200 at 300 ms).
+//!
+//! ## Extensions of forced replies
+//!
+//! Two extensions of forced replies are built and **off by default**
+//! (`src/search/alphabeta/node.rs` step 7): a block of a five (`BANGO_EXTEND_BLOCKS`) and a defence
+//! against an open three (`BANGO_EXTEND_DEFENCES`) are searched one ply deeper, so that a threat
+//! sequence costs only its attacking moves. At depth 3 the defence and block extensions together
+//! prove 18 of 50 sampled VCT puzzles where the search without them proves 7
+//! (`tests/search/puzzles.rs`), but in play they did not gain. Against the default, with freestyle
+//! openings and 300 games each (arena, `--concurrency 1`, two arenas at once on 2 cores):
+//!
+//! | setting | 100 ms | 300 ms |
+//! |---|---|---|
+//! | defences | +157 −132 =11, +29.0 ± 38.9 | +143 −139 =18, +4.6 ± 38.3 |
+//! | blocks | +153 −139 =8, +16.2 ± 39.0 | |
+//! | blocks and defences | | +117 −167 =16, −58.5 ± 38.9 |
+//! | defences, only at nodes with at most 4 moves (not kept) | +138 −152 =10, −16.2 ± 38.9 | |
+//! | defences, only at PV nodes (not kept) | +140 −141 =19, −1.2 ± 38.2 | |
+//!
+//! On the held-out teacher positions at 300 ms (`teacher ... --split valid --time 300 --stride 2`)
+//! the defence extension finds 5 more of the 294 mate labels (200 against 195) but agrees with 15
+//! fewer of the 330 non-mate ones (57.0% against 61.5%): the depth it spends on threat lines is
+//! missing everywhere else.
+//!
+//! ## Lazy SMP
+//!
+//! Time to depth with two workers against one (`cargo bench --bench smp`, paired N=2/N=1 ratios,
+//! geometric means with 95% intervals), from the commit messages:
+//!
+//! | commit | change | N=2/N=1 |
+//! |---|---|---|
+//! | c7d72fe | the bench prints the geometric mean of paired ratios | 0.737 (0.693 to 0.784), capped depth 11, 30 rounds |
+//! | baed416 | `BANGO_SMP_BENCH_UNCAPPED` times depth as the brain plays | 0.957 (0.866 to 1.057) uncapped at depth 11, against 0.74 capped |
+//! | bd1fe6d | busy-move marks (simplified ABDADA) replace iteration skipping | capped depth 11: 0.896 (0.799-1.006), against 1.054 (0.937-1.185); uncapped depth 11: 0.883 (0.803-0.971), against 1.090 (0.972-1.221); uncapped depth 12: 0.803 (0.692-0.933), against 0.842 (0.751-0.945) |
+//! | c046565 | per-worker node shares | worker 0 0.688 and worker 1 0.719 of N=1's nodes (depth 11, 15 rounds) |
+//! | eeea6a7 | the caller waits on a condition variable | 0.749 and 0.785 at depth 11, inside the session's baseline spread (0.72-0.84): no speed gain claimed |
+//! | 9f62afa | throughput mode: nodes per second per thread | 0.939 with a table each, 0.980 sharing one, 0.962 for N=2 (depth 11, 6 rounds) |
+//! | 0e6c969 | busy root moves are put off too | uncapped depth 12, 10 rounds: 0.748 without, 0.697 with (paired ratio 0.932, 95% 0.870-0.998); each worker's share of N=1's nodes 0.665 -> 0.625 |
+//!
+//! In games, both sides with two workers, 300 ms a move, 300 games (seed 50): the busy-move marks
+//! against iteration skipping 150-147-3, +3.5 +/- 39.3 (bd1fe6d).
+//!
+//! # Evaluation and weights
+//!
+//! The default weights are `fitted`, fitted to the teacher file and 4000 self-play games at 900
+//! units a logit, with a step size that decays until the fit settles. That last part mattered most:
+//! with a constant step (as the fits before did) full-batch Adam circles the minimum. The settled
+//! fit scored +408 −178 =14 (+140.4 ± 29.8 Elo, 600 games at 100 ms a move) against the previous
+//! weights (a constant-step fit to the teacher file and 1800 other self-play games, which had
+//! scored +85.0 ± 49.2 over 200 games at 300 ms against the hand-set `classic`); a constant-step
+//! fit to these same 4000 games had scored −15.6 ± 47.4 against them (200 games at 300 ms). Against
+//! b5e2c88 (the hand-set evaluation and the search before the reductions and pruning of the
+//! threats, issue 20's baseline) at 300 ms a move, 600 games: +452 −138 =10, +201.8 ± 32.4 Elo; at
+//! 1 s a move, 200 games: +134 −65 =1, +125.0 ± 51.7 Elo (the slowest move 926 ms). Fitted to the
+//! teacher file alone, the weights had shown no gain outside the error bar: the self-play positions
+//! matter too.
+//!
+//! The shipped weights were made with this recipe (`src/front/train.rs`; the timings are the ones
+//! measured when they were made):
+//!
+//! ```sh
+//! # the hand-set evaluation this started from, as a weights file
+//! target/release/pbrain-bango train classic --out src/evaluation/weights/classic.txt
+//! # self-play positions (seeded random openings, fixed node budgets, so reproducible for a given
+//! # build): 30000 nodes a move, 10 positions a game labelled by a 150000-node search and the
+//! # game's result. The shipped weights read two rounds played by the build of 0349c18 with its
+//! # fitted weights (about 1.2 s a game on one core: 2379 s and 2317 s for 2000 games each)
+//! target/release/pbrain-bango train selfplay --out /tmp/selfplay-2.txt --games 2000 --seed 2
+//! target/release/pbrain-bango train selfplay --out /tmp/selfplay-3.txt --games 2000 --seed 3
+//! # fit to the teacher file's training openings and both self-play files, then rebuild (the
+//! # shipped freestyle.txt: 3000 full-batch Adam steps, the step size decaying from 0.02 to
+//! # 0.0005; 72 s beside two matches on the 2-core machine)
+//! target/release/pbrain-bango train fit --out src/evaluation/weights/freestyle.txt --selfplay /tmp/selfplay-2.txt --selfplay /tmp/selfplay-3.txt --scale 900
+//! cargo build --release
+//! ```
+//!
+//! # Solver
+//!
+//! Figures (2-core machine shared with other jobs, load average 8 to 10, wall clock):
+//! `pbrain-bango solve --vct --time 5000 --stride 30 ../shared/data/puzzles-vct.txt` (every 30th of
+//! the 3517 puzzles) proves 109 of 118 (92.4%), 0 wrong claims (every win verified), median 141 ms,
+//! worst 5.04 s (an `unknown`), 94 within 1 s; proof trees: median 6 attacker moves, mean 10.8,
+//! largest 137. Quiet attacks start at proof number 3, above the threes' 2 (at a fixed 20 000 nodes
+//! a puzzle: 93 proved, against 90 before). The old iterative-deepening search proved 84 of the
+//! same 118.
+//!
+//! Measured again in the solving thread's CPU time (`--cpu-time`, two matches running beside it),
+//! d29c78a against 9ff36dc (the faster verifier scans and footprint, the bit-parallel window scan,
+//! the mask-built line regions): the puzzles above 114/118 and 115/118, median 39.9 and 35.2 ms (at
+//! 5e32c99 again 115/118, 0 wrong, median 31.5 ms, 107 within 1 s; proof trees median 6 attacker
+//! moves, largest 2166). On the project's own freestyle positions where decisive self-play games
+//! turned (`benches/onset-vct.txt`, 195 positions, `solve --vct --cpu-time --time 1000`): 195/195
+//! both, median 128 and 75.9 ms, 84 and 113 within 100 ms, 42.5 and 26.0 s of CPU in all (1.6x).
+//! The verifier's share of those solves fell from about 30% to 8%; most of the rest is the df-pn
+//! search's VCF re-proofs after each defence candidate and the five-point tests.
+//!
+//! # Proofs in play
+//!
+//! Neither VCT mode is the default: against the baseline brain (b5e2c88, same play as `vcf`) at 300
+//! ms a move, freestyle openings, `--concurrency 1` on the loaded 2-core machine, `vct` (own share
+//! 15%) scored +44 -52 =4 (-28 +- 68 Elo) and `vctdef` (15% + 15%) +38 -58 =4 (-70 +- 69). The own
+//! VCT step took 23.6 ms a move on average and found a verified win in 16 of the 100 games (all 16
+//! won); the VCT defence restricted the root 86 times in 54 of its 100 games, costing 29 ms a move
+//! on average. At 1 s a move, `vct` against the baseline: +38 -41 =1 in 80 games (two 40-game runs
+//! with opening seeds 1 and 2; -13 +- 76 Elo), own VCT step 77 ms a move on average, a verified win
+//! found in 20 of the 80 games. Gated and cheap
+//! (`BANGO_PROOFS=vct BANGO_PROOF_OWN_VCT=5 BANGO_PROOF_VCT_GATED=1`: own VCT only when a four can
+//! be made, 5% of the budget) against the default at 300 ms, 200 games on an idle machine: +99 -98
+//! =3 (+1.7 +- 48.1); the step took 5.7 ms a move on average and found a verified win 53 times. No
+//! VCT setting has yet shown a gain that a 200-game match can see (all measured with the hand-set
+//! weights, before the fitted ones became the default).
+//!
+//! With the fitted weights (against the default, 300 games each, 300 ms a move unless said): gated
+//! cheap own VCT as above +145 -140 =15 (+5.8 +- 38.5), and at 1 s +34 -30 =7 in 71 games (+19.6 +-
+//! 78.1, stopped early); `vctdef` with the gated own VCT and a 10% defence share +121 -162 =17
+//! (-47.8 +- 38.7). Two experiments kept off main: re-proving the main search's choice against the
+//! opponent's VCT and only then falling back on the breakers (a guard that never overrides a move
+//! not proved losing) +137 -142 =21 (-5.8 +- 38.1; it found the opponent's VCT 197 times and
+//! changed a move twice), and a df-pn VCT call of 3 or 10 proof-number nodes at non-PV nodes of
+//! remaining depth 1 (100 ms a move) -162.6 +- 43.4 and -292.4 +- 54.5: each call costs about 30 to
+//! 120 µs, the time of a few hundred search nodes. Why the defence finds so little at these
+//! budgets: in 65 decisive games at 300 ms, solving every position after the loser's moves at 1 s
+//! of CPU each, the winner's VCT was proved a median 22 plies before the five, and in about a third
+//! of the games a move existed at that point after which the solver proved no VCT. Those VCTs are
+//! long: at 1 s they are proved, in the 20 ms a 300 ms move can spare they mostly are not.
+//!
+//! With the 1.6x faster solver (9ff36dc, candidate and reference the same binary, two arenas at
+//! once on the 2 cores), the gated cheap own VCT against the default: at 300 ms +157 -134 =9 (seed
+//! 4101) and +149 -136 =15 (seed 4103), together +306 -270 =24 (+20.9 +- 27.3, likelihood of
+//! superiority 93%); at 1 s +49 -42 =9 (seed 4102) and +26 -23 =1 (seed 4104), together +75 -65 =10
+//! (+23.2 +- 54.3). It played a verified VCT win in 61 of the first 300 games and won all 61; the
+//! step took about 5 ms a move. Re-matched on an idle machine (5e32c99, seeds 4201 and 4202,
+//! `arena --sprt 0,10` at 300 ms, undecided when stopped): at 300 ms +288 -289 =32 (-0.6 +- 26.9),
+//! at 1 s +66 -82 =8 in 156 games (-35.8 +- 53.8). All runs together: 300 ms +594 -559 =56 in 1209
+//! games (+10.1 +- 19.2, likelihood of superiority 85%), 1 s +141 -147 =18 in 306 games (-6.8 +-
+//! 37.9). The candidate played a verified VCT win in 137 of the 609 games at 300 ms and 38 of the
+//! 156 at 1 s and won every one of them, yet the score did not move: the reference wins those
+//! positions too, its main search converting the same wins a few moves later (on the onset
+//! positions above, the winner of every self-play game converted a VCT proved a median 22 plies
+//! before the five without a VCT step). An own VCT at the root finds wins the search would not
+//! lose; it does not gain. So `vcf` stays the default and the VCT modes stay settings.
+//!
+//! # Opening books
+//!
+//! Shipped books (`openbook/`, all 15x15, width 2, margin 300; built on the 2-core development
+//! machine at load average about 7, wall time as measured):
+//!
+//! | file | rule | command | lines | time |
+//! |---|---|---|---|---|
+//! | `classic-renju-15.json` | renju | `book build --out openbook/classic-renju-15.json --id classic-26-renju-15x15 --depth 6 --ply 3 --width 2 --time 30000 --rule renju --size 15` | 208 | 288 s |
+//! | `classic-standard-15.json` | standard | same with `standard` | 153 | 268 s |
+//! | `classic-freestyle-15.json` | freestyle | same with `freestyle` | 143 | 128 s |
+//! | `balanced-freestyle-15.json` | freestyle | `book build --out openbook/balanced-freestyle-15.json --id balanced-freestyle-15x15 --seeds ../shared/data/openings-freestyle-15.txt --depth 6 --ply 3 --width 2 --time 30000 --rule freestyle --size 15` | 144 | 64 s |
+//!
+//! # Retired experiments
+//!
+//! Each was kept for comparison while it could still be switched on, and removed when it had
+//! nothing left to show. The commit named last held it; check it out to run it again.
+//!
+//! ## Lazy SMP vote aggregation
+//!
+//! What it was: `BANGO_SMP_VOTE=1` (behind the `experiments` cargo feature), the lazy SMP answer
+//! chosen by votes, Stockfish's and Rapfi's rule: each worker's move collected
+//! `(score - worst + 100) * depth` from every worker that chose it, a proven win overrode the vote
+//! and a proven loss never won it (`search::smp::Aggregation::Vote`, `search::smp::vote`). The
+//! default takes the deepest completed iteration, worker 0 at equal depth.
+//!
+//! Measured: no match or bench result was recorded, in the README or in a commit message; the code
+//! called it "an experiment not shown better".
+//!
+//! Why it went: no figure ever argued for it, and it kept a second answer path (and a setting)
+//! beside the one the brain plays. Added in 15ff8a9; last held at b9ce56c.
+//!
+//! ## Iterative-deepening VCT solver (`solve --vct-id`)
+//!
+//! What it was: the first VCT solver, iterative deepening on the number of attacker threat moves
+//! over a depth-first AND/OR search, which `solve --vct` used until df-pn replaced it (f74ca48); it
+//! then stayed behind `solve --vct-id` for comparison.
+//!
+//! Measured: on every 30th of the 3517 VCT puzzles (`solve --vct --time 5000 --stride 30`) it
+//! proved 84 of 118, where df-pn proves 109 (see Solver above).
+//!
+//! Why it went: df-pn proves more of the same puzzles and makes the trees the verifier and the
+//! footprint test use; nothing called the old search but the comparison flag. Removed with its
+//! tests in 8b27c6f; last held at 97cf688 (and at 90da261, before the layer folders).
+//!
+//! ## The `fitted-eval` weight set
+//!
+//! What it was: `BANGO_WEIGHTS=fitted-eval`, the fitted evaluation with the hand-set move order,
+//! the ablation that separated the fitted evaluation's part from the fitted policy's (f82071f).
+//!
+//! Measured (f82071f, the first teacher-only fit): bench at depth 7 436798 nodes, first-move cut
+//! share 85.7% (fitted 461890 and 86.7%, classic 668834 and 81.4%); on the held-out teacher
+//! positions at 50000 nodes agreement 54.9% (684), non-mate 44.9% (280), Pearson 0.871 (fitted
+//! 55.4% and 0.875); against b5e2c88 at 300 ms, 108 games: +52 -55 =1, Elo -9.7 +- 66.0 (fitted +56
+//! -49 =3, +22.6 +- 65.5).
+//!
+//! Why it went: the fitted evaluation and policy (`fitted`) became the default once refitted with
+//! self-play positions (f8f8427, then the settled fit above); the question the ablation asked, how
+//! much of the gain is the policy's, was never measured again with those weights, and `classic`
+//! remains as the hand-set reference. Last held at b9ce56c.
+//!
