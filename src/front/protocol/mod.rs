@@ -5,8 +5,10 @@
 //! - [`lines`]: bytes to lines (CR, LF, CRLF; bounded memory).
 //! - [`command`]: lines to [`Command`]s; parses only.
 //! - [`info`]: what each `INFO` key accepts (clamps and notes).
-//! - [`session`]: the state machine that applies commands and writes replies.
-//! - [`web`]: the TCP server.
+//! - [`session`]: the state machine that applies commands and writes replies; the analysis
+//!   commands (`analysis`), the Swap commands (`swap`) and what a `BOARD` body means (`setup`)
+//!   are files of their own.
+//! - [`tcp`]: the TCP server.
 //!
 //! [`run_session`] joins them with two threads. The *reader* owns the input: it reads, parses and
 //! sends each command (with the [`Instant`] its first line was read, which starts the move clock)

@@ -7,7 +7,7 @@
 //! # Files
 //! - [`score`]: the win scale and the table's re-basing of win scores.
 //! - [`params`]: the switches and tunables, each declared once.
-//! - `run`: one search's state ([`Run`](run::Run)) and the checks every node makes.
+//! - `run`: one search's state (`Run`) and the checks every node makes.
 //! - `worker`: the persistent [`Worker`]; iterative deepening and aspiration.
 //! - `root`: the root move list (hints, rotation) and the root's iteration.
 //! - `node`: the node function, in numbered steps.
