@@ -1,0 +1,156 @@
+//! Self-play data: bango plays itself from seeded random openings at a fixed node budget a move,
+//! and a sample of each game's positions is labelled by a deeper search and the game's result.
+
+use super::features::features;
+use crate::engine::algo::alphabeta::AlphaBeta;
+use crate::engine::algo::{Algorithm, Request};
+use crate::engine::config::Config;
+use crate::front::teacher::{self, Budget, Label, Labelled, LABEL_SCALE};
+use crate::game::board::{Board, Color, Pos};
+use crate::game::notation::{self, Puzzle};
+use crate::game::rng::SplitMix64;
+use crate::game::rules::{self, MoveOutcome, Rule};
+use crate::search::alphabeta::{WIN, WIN_MIN};
+use std::sync::atomic::AtomicBool;
+
+/// Settings of a self-play run.
+#[derive(Clone, Copy, Debug)]
+pub struct SelfplayConfig {
+    /// Games to play.
+    pub games: usize,
+    /// Node budget of a game move.
+    pub move_nodes: u64,
+    /// Node budget of a label's search.
+    pub label_nodes: u64,
+    /// Positions labelled per game at most.
+    pub per_game: usize,
+    /// Seed of the openings and of the sampled plies.
+    pub seed: u64,
+    /// Stones of a random opening.
+    pub opening_stones: usize,
+    /// Random openings lie within this distance of the centre.
+    pub opening_radius: usize,
+    /// Search units per logit of the engine's scores (to write labels in the teacher scale).
+    pub scale: f64,
+}
+
+/// One move of `engine` (its own game state kept between moves, as in play).
+fn play_move(engine: &mut AlphaBeta, config: &Config, board: &Board, nodes: u64) -> Pos {
+    let stop = AtomicBool::new(false);
+    let silent = |_: &str| {};
+    engine.think(&Request {
+        board,
+        rule: Rule::Freestyle,
+        limits: Budget::Nodes(nodes).limits(),
+        config,
+        stop: &stop,
+        output: &silent,
+        report: &|_| {},
+        analysis: &crate::engine::algo::Analysis::default(),
+    })
+}
+
+/// A score in search units as a label in the teacher scale.
+pub fn label_of(score: i32, scale: f64) -> Label {
+    if score >= WIN_MIN {
+        Label::Mate(WIN - score)
+    } else if score <= -WIN_MIN {
+        Label::Mate(-(WIN + score))
+    } else {
+        Label::Eval(score as f64 / scale * LABEL_SCALE)
+    }
+}
+
+/// Plays `cfg.games` freestyle 15x15 games of bango against itself (an engine per colour, a
+/// new game each, `move_nodes` a move) from seeded random openings and labels up to
+/// `per_game` positions of each, at seeded random plies, with a `label_nodes` search (from a
+/// fresh game) and the game's result, every engine configured by `config` (the caller turns
+/// the book off). `each` receives every labelled position.
+pub fn selfplay(cfg: &SelfplayConfig, config: &Config, each: &mut dyn FnMut(usize, Labelled)) {
+    let rule = Rule::Freestyle;
+    let size = 15;
+    let mut rng = SplitMix64::new(cfg.seed);
+    let mut engines = [teacher::engine(config), teacher::engine(config)];
+    let mut labeller = teacher::engine(config);
+    for game in 0..cfg.games {
+        let opening = crate::front::arena::openings::random_opening(
+            &mut rng,
+            cfg.opening_stones,
+            cfg.opening_radius,
+            size,
+            rule,
+        );
+        let Ok(mut board) = notation::opening_board(&opening, size) else {
+            continue;
+        };
+        for e in engines.iter_mut() {
+            e.new_game(size, config);
+        }
+        let mut winner = None;
+        loop {
+            let c = board.side_to_move();
+            let p = play_move(&mut engines[c.index()], config, &board, cfg.move_nodes);
+            match rules::play_checked(&mut board, p, c, rule) {
+                Ok(MoveOutcome::Continue) => {}
+                Ok(MoveOutcome::Win) => {
+                    winner = Some(c);
+                    break;
+                }
+                Ok(MoveOutcome::Draw) | Err(_) => break,
+            }
+        }
+        let moves: Vec<(Pos, Color)> = board.history().to_vec();
+        // Plies from one after the opening to three before the end, in a seeded order.
+        let first = opening.len() + 1;
+        let last = moves.len().saturating_sub(3);
+        let mut plies: Vec<usize> = (first..last.max(first)).collect();
+        rng.shuffle(&mut plies);
+        let mut taken = 0;
+        for &ply in &plies {
+            if taken == cfg.per_game {
+                break;
+            }
+            let stones = moves[..ply].to_vec();
+            let side = if ply % 2 == 0 {
+                Color::Black
+            } else {
+                Color::White
+            };
+            let puzzle = Puzzle {
+                size,
+                rule,
+                side,
+                stones,
+                answers: Vec::new(),
+            };
+            let Ok(b) = puzzle.board() else { continue };
+            if features(&b, rule).is_none() {
+                continue;
+            }
+            let d = teacher::decide(
+                &mut labeller,
+                config,
+                &b,
+                rule,
+                Budget::Nodes(cfg.label_nodes),
+            );
+            let Some(score) = d.score else { continue };
+            let result = match winner {
+                None => 0.5,
+                Some(w) if w == side => 1.0,
+                Some(_) => 0.0,
+            };
+            taken += 1;
+            each(
+                game,
+                Labelled {
+                    line: 0,
+                    puzzle,
+                    best: d.pos,
+                    label: label_of(score, cfg.scale),
+                    result: Some(result),
+                },
+            );
+        }
+    }
+}
