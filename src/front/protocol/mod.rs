@@ -3,7 +3,8 @@
 //!
 //! # Structure
 //! - [`lines`]: bytes to lines (CR, LF, CRLF; bounded memory).
-//! - [`command`]: lines to [`Command`]s; parses only.
+//! - [`command`]: the commands ([`Command`]); [`parser`]: lines to commands, parses only, with
+//!   [`fields`] for the values inside a line.
 //! - [`info`]: what each `INFO` key accepts (clamps and notes).
 //! - [`session`]: the state machine that applies commands and writes replies; the analysis
 //!   commands (`analysis`), the Swap commands (`swap`) and what a `BOARD` body means (`setup`)
@@ -52,15 +53,18 @@ use std::time::Instant;
 
 mod analysis;
 pub mod command;
+pub mod fields;
 pub mod info;
 pub mod lines;
+pub mod parser;
 pub mod report;
 pub mod session;
 mod setup;
 mod swap;
 pub mod tcp;
 
-pub use command::{Command, Parser};
+pub use command::Command;
+pub use parser::Parser;
 pub use session::{Flow, Session};
 
 /// A sink for reply lines (without terminators). Shared with search threads, hence `Sync`.
