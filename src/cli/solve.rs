@@ -8,6 +8,7 @@
 //! the first move of each win is compared with the listed answers (when the line has any) and
 //! mismatches are reported; the exit code is then 1 if any puzzle mismatched or was unsolved.
 
+use bango::game::board::Pos;
 use bango::game::notation::Puzzle;
 use bango::solver::{Budget, DfpnOptions, DfpnSolver, Proof, VcfSolver, VctProof};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -57,31 +58,10 @@ pub struct Args {
 
 /// Solves the puzzles `args` names; returns the exit code.
 pub fn run(args: Args) -> u8 {
-    let text = match std::fs::read_to_string(&args.file) {
-        Ok(t) => t,
-        Err(e) => {
-            eprintln!("{}: {e}", args.file.display());
-            return 2;
-        }
+    let chosen = match load(&args) {
+        Ok(c) => c,
+        Err(code) => return code,
     };
-    let mut puzzles = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        match Puzzle::parse(line) {
-            Ok(Some(p)) => puzzles.push((i + 1, p)),
-            Ok(None) => {}
-            Err(e) => {
-                eprintln!("line {}: {e}", i + 1);
-                return 2;
-            }
-        }
-    }
-    let stride = args.stride.max(1);
-    let chosen: Vec<_> = puzzles
-        .into_iter()
-        .step_by(stride)
-        .take(args.limit.unwrap_or(usize::MAX))
-        .collect();
-
     let clock = if args.cpu_time {
         match CpuClock::start(Duration::from_millis(args.time)) {
             Some(c) => Some(c),
@@ -94,95 +74,167 @@ pub fn run(args: Args) -> u8 {
         None
     };
     let mut vcf = VcfSolver::new();
-    let mut times = Vec::with_capacity(chosen.len());
-    // VCT only: the attacker moves of each proved tree (its explicit part).
-    let mut tree_sizes = Vec::new();
-    let (mut wins, mut nones, mut unknowns, mut mismatches, mut bad) = (0, 0, 0, 0, 0);
+    let mut tally = Tally::default();
     for (lineno, p) in &chosen {
         let mut board = match p.board() {
             Ok(b) => b,
             Err(e) => {
                 println!("error line {lineno}: {e}");
-                bad += 1;
+                tally.bad += 1;
                 continue;
             }
         };
         let start = Instant::now();
-        let wall = Duration::from_millis(args.time);
-        let budget = match &clock {
-            Some(c) => {
-                c.begin();
-                Budget {
-                    // The wall clock still ends a puzzle that gets no CPU at all.
-                    deadline: Some(start + wall * 100),
-                    stop: Some(&c.stop),
-                    max_nodes: args.nodes,
-                }
-            }
-            None => Budget {
-                max_nodes: args.nodes,
-                ..Budget::until(start + wall)
-            },
-        };
+        let budget = budget(&args, clock.as_ref(), start);
         let elapsed = || match &clock {
             Some(c) => c.elapsed(),
             None => start.elapsed(),
         };
         // Fresh tables per puzzle: each line is independent and tables would only grow.
         vcf.clear();
-        let result = if args.vcf {
-            match vcf.solve(&mut board, p.rule, p.side, &budget) {
-                Proof::Win(line) => Some((line[0], line.len())),
-                Proof::NoWin => None,
-                Proof::Unknown => {
-                    unknowns += 1;
-                    let t = elapsed();
-                    report(args.quiet, &format!("unknown {}", t.as_millis()));
-                    times.push(t);
-                    continue;
-                }
-            }
-        } else {
-            let mut s = DfpnSolver::new(DfpnOptions {
-                quiet_attacks: !args.vct_no_quiet,
-                ..DfpnOptions::default()
-            });
-            let proof = s.solve(&mut board, p.rule, p.side, &budget);
-            if args.print_nodes {
-                eprintln!(
-                    "dfpn {:?} vcf nodes {} {:?}",
-                    s.stats, s.vcf.nodes, s.rejection
-                );
-            }
-            match proof {
-                VctProof::Win(t) => {
-                    tree_sizes.push(t.attack_count());
-                    Some((t.attack, t.depth()))
-                }
-                VctProof::NoWin => None,
-                VctProof::Unknown => {
-                    unknowns += 1;
-                    let t = elapsed();
-                    report(args.quiet, &format!("unknown {}", t.as_millis()));
-                    times.push(t);
-                    continue;
-                }
-            }
-        };
+        let outcome = solve_one(
+            &args,
+            &mut vcf,
+            &mut board,
+            p,
+            &budget,
+            &mut tally.tree_sizes,
+        );
         let t = elapsed();
-        times.push(t);
+        tally.times.push(t);
+        let Some(result) = outcome else {
+            tally.unknowns += 1;
+            report(args.quiet, &format!("unknown {}", t.as_millis()));
+            continue;
+        };
         if args.print_nodes {
             eprintln!("nodes {}", vcf.nodes);
         }
+        tally.record(&args, *lineno, p, result, t);
+    }
+    tally.print(chosen.len());
+    let failed = tally.mismatches > 0 || tally.wins < chosen.len() || tally.bad > 0;
+    u8::from(args.check && failed)
+}
+
+/// The puzzles of the file `args` names, after `--stride` and `--limit`, with their line
+/// numbers; the exit code when the file cannot be read or a line does not parse.
+fn load(args: &Args) -> Result<Vec<(usize, Puzzle)>, u8> {
+    let text = std::fs::read_to_string(&args.file).map_err(|e| {
+        eprintln!("{}: {e}", args.file.display());
+        2
+    })?;
+    let mut puzzles = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        match Puzzle::parse(line) {
+            Ok(Some(p)) => puzzles.push((i + 1, p)),
+            Ok(None) => {}
+            Err(e) => {
+                eprintln!("line {}: {e}", i + 1);
+                return Err(2);
+            }
+        }
+    }
+    Ok(puzzles
+        .into_iter()
+        .step_by(args.stride.max(1))
+        .take(args.limit.unwrap_or(usize::MAX))
+        .collect())
+}
+
+/// One puzzle's budget, started at `start`: `--time` of the wall clock, or of the solving
+/// thread's CPU time with `--cpu-time`; `--nodes` either way.
+fn budget<'a>(args: &Args, clock: Option<&'a CpuClock>, start: Instant) -> Budget<'a> {
+    let wall = Duration::from_millis(args.time);
+    match clock {
+        Some(c) => {
+            c.begin();
+            Budget {
+                // The wall clock still ends a puzzle that gets no CPU at all.
+                deadline: Some(start + wall * 100),
+                stop: Some(&c.stop),
+                max_nodes: args.nodes,
+            }
+        }
+        None => Budget {
+            max_nodes: args.nodes,
+            ..Budget::until(start + wall)
+        },
+    }
+}
+
+/// Solves one puzzle: `Some(Some((first move, plies)))` for a verified win, `Some(None)` when
+/// no win was proved to exist, `None` when the budget ran out. A VCT win's tree size goes to
+/// `tree_sizes`.
+fn solve_one(
+    args: &Args,
+    vcf: &mut VcfSolver,
+    board: &mut bango::game::board::Board,
+    p: &Puzzle,
+    budget: &Budget,
+    tree_sizes: &mut Vec<usize>,
+) -> Option<Option<(Pos, usize)>> {
+    if args.vcf {
+        return match vcf.solve(board, p.rule, p.side, budget) {
+            Proof::Win(line) => Some(Some((line[0], line.len()))),
+            Proof::NoWin => Some(None),
+            Proof::Unknown => None,
+        };
+    }
+    let mut s = DfpnSolver::new(DfpnOptions {
+        quiet_attacks: !args.vct_no_quiet,
+        ..DfpnOptions::default()
+    });
+    let proof = s.solve(board, p.rule, p.side, budget);
+    if args.print_nodes {
+        eprintln!(
+            "dfpn {:?} vcf nodes {} {:?}",
+            s.stats, s.vcf.nodes, s.rejection
+        );
+    }
+    match proof {
+        VctProof::Win(t) => {
+            tree_sizes.push(t.attack_count());
+            Some(Some((t.attack, t.depth())))
+        }
+        VctProof::NoWin => Some(None),
+        VctProof::Unknown => None,
+    }
+}
+
+/// The counts and times of a run, and its summary.
+#[derive(Default)]
+struct Tally {
+    wins: usize,
+    nones: usize,
+    unknowns: usize,
+    mismatches: usize,
+    bad: usize,
+    times: Vec<Duration>,
+    /// VCT only: the attacker moves of each proved tree (its explicit part).
+    tree_sizes: Vec<usize>,
+}
+
+impl Tally {
+    /// Counts and prints a decided puzzle (a win, checked against the answers with `--check`,
+    /// or a proof that none exists).
+    fn record(
+        &mut self,
+        args: &Args,
+        lineno: usize,
+        p: &Puzzle,
+        result: Option<(Pos, usize)>,
+        t: Duration,
+    ) {
         match result {
             Some((first, plies)) => {
-                wins += 1;
+                self.wins += 1;
                 report(
                     args.quiet,
                     &format!("win {first} {plies} {}", t.as_millis()),
                 );
                 if args.check && !p.answers.is_empty() && !p.answers.contains(&first) {
-                    mismatches += 1;
+                    self.mismatches += 1;
                     println!(
                         "mismatch line {lineno}: played {first}, answers {:?}",
                         p.answers
@@ -190,40 +242,44 @@ pub fn run(args: Args) -> u8 {
                 }
             }
             None => {
-                nones += 1;
+                self.nones += 1;
                 report(args.quiet, &format!("none {}", t.as_millis()));
             }
         }
     }
-    let total = chosen.len();
-    println!("solved {wins}/{total}");
-    times.sort();
-    let median = times.get(times.len() / 2).copied().unwrap_or_default();
-    let worst = times.last().copied().unwrap_or_default();
-    let within = |ms: u64| times.iter().filter(|t| t.as_millis() as u64 <= ms).count();
-    println!(
-        "none {nones} unknown {unknowns} errors {bad} mismatches {mismatches}; \
-         median {:.1} ms, worst {:.1} ms; finished within 100 ms {}, 1 s {}, 5 s {}",
-        median.as_secs_f64() * 1e3,
-        worst.as_secs_f64() * 1e3,
-        within(100),
-        within(1000),
-        within(5000),
-    );
-    if !tree_sizes.is_empty() {
-        tree_sizes.sort_unstable();
-        let total: usize = tree_sizes.iter().sum();
+
+    /// Prints the summary of `total` puzzles.
+    fn print(&mut self, total: usize) {
+        println!("solved {}/{total}", self.wins);
+        let times = &mut self.times;
+        times.sort();
+        let median = times.get(times.len() / 2).copied().unwrap_or_default();
+        let worst = times.last().copied().unwrap_or_default();
+        let within = |ms: u64| times.iter().filter(|t| t.as_millis() as u64 <= ms).count();
         println!(
-            "proof trees: attacker moves median {}, mean {:.1}, largest {}",
-            tree_sizes[tree_sizes.len() / 2],
-            total as f64 / tree_sizes.len() as f64,
-            tree_sizes[tree_sizes.len() - 1]
+            "none {} unknown {} errors {} mismatches {}; \
+             median {:.1} ms, worst {:.1} ms; finished within 100 ms {}, 1 s {}, 5 s {}",
+            self.nones,
+            self.unknowns,
+            self.bad,
+            self.mismatches,
+            median.as_secs_f64() * 1e3,
+            worst.as_secs_f64() * 1e3,
+            within(100),
+            within(1000),
+            within(5000),
         );
-    }
-    if args.check && (mismatches > 0 || wins < total || bad > 0) {
-        1
-    } else {
-        0
+        let sizes = &mut self.tree_sizes;
+        if !sizes.is_empty() {
+            sizes.sort_unstable();
+            let total: usize = sizes.iter().sum();
+            println!(
+                "proof trees: attacker moves median {}, mean {:.1}, largest {}",
+                sizes[sizes.len() / 2],
+                total as f64 / sizes.len() as f64,
+                sizes[sizes.len() - 1]
+            );
+        }
     }
 }
 
