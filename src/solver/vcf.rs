@@ -190,7 +190,8 @@ impl VcfSolver {
         self.node(board, rule, attacker, fours, budget)
     }
 
-    /// One attacker node (see the module docs for the steps).
+    /// One attacker node (see the module docs for the steps). Long on purpose: the steps share
+    /// the node's fours and replies in locals, and this is the VCF search's hot recursion.
     fn node(&mut self, b: &mut Board, rule: Rule, a: Color, depth: u8, budget: &Budget) -> Res {
         self.nodes += 1;
         if budget.exhausted(self.nodes) {

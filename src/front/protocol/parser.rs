@@ -210,7 +210,8 @@ fn finish(body: Body) -> Command {
     }
 }
 
-/// Parses a line outside a body; may open one.
+/// Parses a line outside a body; may open one. Long on purpose: one match arm per command
+/// word, the protocol's vocabulary in one place.
 fn parse_single(line: &str, body: &mut Option<Body>) -> Option<Command> {
     if line.is_empty() {
         return None;

@@ -124,6 +124,10 @@ impl Run<'_, '_> {
     /// The move loop of a node `ply` plies from the root with remaining depth `depth` (key
     /// `key`), over `moves` (ordering keys set). Returns the best score, fail-soft, or 0 once
     /// the search is abandoned; the bound is stored in the table.
+    ///
+    /// Long on purpose: the one move loop the root and every node share (deferral, reductions,
+    /// the scout and its re-searches, the bound), the search's hottest code; its steps share
+    /// the best score, the bound and the move count, which helpers would pass back and forth.
     #[allow(clippy::too_many_arguments)]
     pub(super) fn search_moves<const ROOT: bool>(
         &mut self,

@@ -159,6 +159,8 @@ impl DfpnSolver {
     /// region of the threat line plus the defender's fours and fives (always tested: they
     /// force), and each is tested only while it lies in the region of every line known to win
     /// here; a line found after a candidate that also replays without it narrows the rest.
+    /// Long on purpose: the candidate loop and the narrowing region are one argument, each step
+    /// of which is needed for the defence set to stay complete.
     fn threat_defences(
         &mut self,
         b: &mut Board,

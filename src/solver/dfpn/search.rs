@@ -12,6 +12,10 @@ use crate::solver::Budget;
 impl DfpnSolver {
     /// The df-pn search of one node (the board's side to move is its mover: the attacker at an
     /// OR node). Returns the node's numbers when they reach a threshold.
+    ///
+    /// Long on purpose: one df-pn MID step (children, their numbers, the best two, the
+    /// thresholds passed down, the table store) reads as one algorithm, and its locals are the
+    /// solver's hot path; split, the thresholds would travel through helpers by reference.
     #[allow(clippy::too_many_arguments)]
     pub(super) fn mid(
         &mut self,
