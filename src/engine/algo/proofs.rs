@@ -159,27 +159,22 @@ impl RootProofs {
         let mut b = board.clone();
         let me = b.side_to_move();
         let sl = self.slices;
+        let budgets = StepBudgets {
+            plan,
+            started,
+            stop,
+            vct_nodes: sl.vct_nodes,
+        };
         // Node caps count from zero for each step (the solvers' counters are cumulative).
         self.vcf.nodes = 0;
-        let budget = |percent: u32, nodes: u64| -> Budget<'_> {
-            match plan.budget {
-                Some(total) => Budget {
-                    deadline: Some(slice_end(started, total, percent, plan.hard)),
-                    stop: Some(stop),
-                    max_nodes: None,
-                },
-                None => Budget {
-                    deadline: plan.hard,
-                    stop: Some(stop),
-                    max_nodes: Some(nodes),
-                },
-            }
-        };
 
         // 1. Own VCF.
-        let own = self
-            .vcf
-            .solve(&mut b, rule, me, &budget(sl.own_vcf_percent, sl.vcf_nodes));
+        let own = self.vcf.solve(
+            &mut b,
+            rule,
+            me,
+            &budgets.vcf(sl.own_vcf_percent, sl.vcf_nodes),
+        );
         if let Proof::Win(line) = &own {
             return Verdict::Vcf(line.clone());
         }
@@ -191,7 +186,7 @@ impl RootProofs {
             &mut b,
             rule,
             me,
-            &budget(sl.own_vcf_percent + sl.opp_vcf_percent, sl.vcf_nodes),
+            &budgets.vcf(sl.own_vcf_percent + sl.opp_vcf_percent, sl.vcf_nodes),
         );
         if let Proof::Win(line) = &breakers.threat {
             let mut only = breakers.moves;
@@ -213,37 +208,8 @@ impl RootProofs {
             return Verdict::Nothing;
         }
         self.counts.vct_probes += 1;
-        // The VCT steps' shares are durations from when each starts (the VCF steps usually
-        // end within a millisecond and leave their slices to the main search).
-        let step = |percent: u32| -> Budget<'_> {
-            match plan.budget {
-                Some(total) => Budget {
-                    deadline: Some(slice_end(Instant::now(), total, percent, plan.hard)),
-                    stop: Some(stop),
-                    max_nodes: None,
-                },
-                None => budget(0, sl.vct_nodes),
-            }
-        };
-        let gated = sl.own_vct_gated && !self.can_make_four(&b, me);
-        self.counts.own_vct_gated += u64::from(gated && sl.own_vct_percent > 0);
-        if sl.own_vct_percent > 0 && !gated {
-            let t = Instant::now();
-            let mut own_budget = step(sl.own_vct_percent);
-            if let (Some(total), 1..) = (plan.budget, sl.own_vct_nodes_per_ms) {
-                let ms = u64::try_from(total.as_millis()).unwrap_or(u64::MAX);
-                own_budget.max_nodes = Some(sl.own_vct_nodes_per_ms.saturating_mul(ms).max(1));
-            }
-            let own = self.vct.solve(&mut b, rule, me, &own_budget);
-            self.counts.own_vct_time += t.elapsed();
-            match own {
-                VctProof::Win(tree) => {
-                    self.counts.own_vct += 1;
-                    return Verdict::Vct(tree);
-                }
-                VctProof::NoWin => self.counts.own_vct_none += 1,
-                VctProof::Unknown => self.counts.own_vct_unknown += 1,
-            }
+        if let Some(win) = self.own_vct(&mut b, rule, me, &budgets) {
+            return win;
         }
 
         // 4. The opponent's VCT, and what may break it.
@@ -251,9 +217,42 @@ impl RootProofs {
             return Verdict::Nothing;
         }
         let t = Instant::now();
-        let verdict = self.defend_vct(&mut b, rule, me, plan, &step(sl.opp_vct_percent));
+        let verdict = self.defend_vct(&mut b, rule, me, plan, &budgets.step(sl.opp_vct_percent));
         self.counts.opp_vct_time += t.elapsed();
         verdict
+    }
+
+    /// Step 3, own VCT (gated and capped as the slices say): the verdict when it proves a win.
+    fn own_vct(
+        &mut self,
+        b: &mut Board,
+        rule: Rule,
+        me: Color,
+        budgets: &StepBudgets,
+    ) -> Option<Verdict> {
+        let sl = self.slices;
+        let gated = sl.own_vct_gated && !self.can_make_four(b, me);
+        self.counts.own_vct_gated += u64::from(gated && sl.own_vct_percent > 0);
+        if sl.own_vct_percent == 0 || gated {
+            return None;
+        }
+        let t = Instant::now();
+        let mut own_budget = budgets.step(sl.own_vct_percent);
+        if let (Some(total), 1..) = (budgets.plan.budget, sl.own_vct_nodes_per_ms) {
+            let ms = u64::try_from(total.as_millis()).unwrap_or(u64::MAX);
+            own_budget.max_nodes = Some(sl.own_vct_nodes_per_ms.saturating_mul(ms).max(1));
+        }
+        let own = self.vct.solve(b, rule, me, &own_budget);
+        self.counts.own_vct_time += t.elapsed();
+        match own {
+            VctProof::Win(tree) => {
+                self.counts.own_vct += 1;
+                return Some(Verdict::Vct(tree));
+            }
+            VctProof::NoWin => self.counts.own_vct_none += 1,
+            VctProof::Unknown => self.counts.own_vct_unknown += 1,
+        }
+        None
     }
 
     /// Whether `me` has a move that may make a four (the gate of own VCT).
@@ -374,6 +373,47 @@ impl RootProofs {
             }
         }
         out
+    }
+}
+
+/// The budgets of the proof steps of one probe: with a time budget, slices of the move's
+/// budget (the VCF steps' end at fixed points measured from the move's start, each VCT step's
+/// is a duration from when it starts: the VCF steps usually end within a millisecond and leave
+/// their slices to the main search); without one, node caps under the hard deadline.
+struct StepBudgets<'a> {
+    plan: &'a Plan,
+    started: Instant,
+    stop: &'a AtomicBool,
+    vct_nodes: u64,
+}
+
+impl<'a> StepBudgets<'a> {
+    /// A VCF step's: until `percent` of the move's budget, or `nodes` nodes.
+    fn vcf(&self, percent: u32, nodes: u64) -> Budget<'a> {
+        match self.plan.budget {
+            Some(total) => Budget {
+                deadline: Some(slice_end(self.started, total, percent, self.plan.hard)),
+                stop: Some(self.stop),
+                max_nodes: None,
+            },
+            None => Budget {
+                deadline: self.plan.hard,
+                stop: Some(self.stop),
+                max_nodes: Some(nodes),
+            },
+        }
+    }
+
+    /// A VCT step's: `percent` of the move's budget from now, or the VCT node cap.
+    fn step(&self, percent: u32) -> Budget<'a> {
+        match self.plan.budget {
+            Some(total) => Budget {
+                deadline: Some(slice_end(Instant::now(), total, percent, self.plan.hard)),
+                stop: Some(self.stop),
+                max_nodes: None,
+            },
+            None => self.vcf(0, self.vct_nodes),
+        }
     }
 }
 
