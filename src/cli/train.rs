@@ -19,75 +19,83 @@ pub enum Command {
         out: PathBuf,
     },
     /// Play and label self-play positions (teacher file format, with the game's result).
-    Selfplay {
-        /// Output file.
-        #[arg(long)]
-        out: PathBuf,
-        /// Games.
-        #[arg(long, default_value_t = 400)]
-        games: usize,
-        /// Nodes a game move.
-        #[arg(long, default_value_t = 30_000)]
-        move_nodes: u64,
-        /// Nodes a label search.
-        #[arg(long, default_value_t = 150_000)]
-        label_nodes: u64,
-        /// Labelled positions a game.
-        #[arg(long, default_value_t = 10)]
-        per_game: usize,
-        /// Seed.
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
-        /// Search units per logit of the playing engine (default: the scale of the weights it
-        /// plays with, `BANGO_WEIGHTS`).
-        #[arg(long)]
-        scale: Option<f64>,
-    },
+    Selfplay(SelfplayArgs),
     /// Fit evaluation and policy weights and write them.
-    Fit {
-        /// Output weights file.
-        #[arg(long)]
-        out: PathBuf,
-        /// The teacher file (default: the shared positions-teacher-15.txt).
-        #[arg(long)]
-        teacher: Option<PathBuf>,
-        /// Self-play files (repeat).
-        #[arg(long)]
-        selfplay: Vec<PathBuf>,
-        /// The opening file that groups the teacher positions for the split.
-        #[arg(long)]
-        openings: Option<PathBuf>,
-        /// Search units per logit of the written evaluation.
-        #[arg(long, default_value_t = train::classic::SCALE)]
-        scale: i32,
-        /// Weight of a forced-result label.
-        #[arg(long, default_value_t = 0.25)]
-        mate_weight: f64,
-        /// Share of the game result in a self-play target.
-        #[arg(long, default_value_t = 0.5)]
-        result_share: f64,
-        /// Weight of a self-play position.
-        #[arg(long, default_value_t = 0.5)]
-        selfplay_weight: f64,
-        /// Gradient steps.
-        #[arg(long, default_value_t = FitConfig::default().steps)]
-        steps: usize,
-        /// Adam's step size at the last step (it decays geometrically from the first's, 0.02).
-        #[arg(long, default_value_t = FitConfig::default().final_lr)]
-        final_lr: f64,
-        /// L2 on the evaluation residuals.
-        #[arg(long, default_value_t = FitConfig::default().eval_resid_l2)]
-        eval_l2: f64,
-        /// L2 on the policy residuals.
-        #[arg(long, default_value_t = FitConfig::default().policy_resid_l2)]
-        policy_l2: f64,
-        /// Keep the hand-set move order (write the hand-set values as the policy).
-        #[arg(long, conflicts_with = "policy_selfplay")]
-        classic_policy: bool,
-        /// Fit the policy to the self-play files' moves too (default: the teacher's only).
-        #[arg(long)]
-        policy_selfplay: bool,
-    },
+    Fit(FitArgs),
+}
+
+/// Options of `train selfplay`.
+#[derive(clap::Args, Debug)]
+pub struct SelfplayArgs {
+    /// Output file.
+    #[arg(long)]
+    out: PathBuf,
+    /// Games.
+    #[arg(long, default_value_t = 400)]
+    games: usize,
+    /// Nodes a game move.
+    #[arg(long, default_value_t = 30_000)]
+    move_nodes: u64,
+    /// Nodes a label search.
+    #[arg(long, default_value_t = 150_000)]
+    label_nodes: u64,
+    /// Labelled positions a game.
+    #[arg(long, default_value_t = 10)]
+    per_game: usize,
+    /// Seed.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Search units per logit of the playing engine (default: the scale of the weights it
+    /// plays with, `BANGO_WEIGHTS`).
+    #[arg(long)]
+    scale: Option<f64>,
+}
+
+/// Options of `train fit`.
+#[derive(clap::Args, Debug)]
+pub struct FitArgs {
+    /// Output weights file.
+    #[arg(long)]
+    out: PathBuf,
+    /// The teacher file (default: the shared positions-teacher-15.txt).
+    #[arg(long)]
+    teacher: Option<PathBuf>,
+    /// Self-play files (repeat).
+    #[arg(long)]
+    selfplay: Vec<PathBuf>,
+    /// The opening file that groups the teacher positions for the split.
+    #[arg(long)]
+    openings: Option<PathBuf>,
+    /// Search units per logit of the written evaluation.
+    #[arg(long, default_value_t = train::classic::SCALE)]
+    scale: i32,
+    /// Weight of a forced-result label.
+    #[arg(long, default_value_t = 0.25)]
+    mate_weight: f64,
+    /// Share of the game result in a self-play target.
+    #[arg(long, default_value_t = 0.5)]
+    result_share: f64,
+    /// Weight of a self-play position.
+    #[arg(long, default_value_t = 0.5)]
+    selfplay_weight: f64,
+    /// Gradient steps.
+    #[arg(long, default_value_t = FitConfig::default().steps)]
+    steps: usize,
+    /// Adam's step size at the last step (it decays geometrically from the first's, 0.02).
+    #[arg(long, default_value_t = FitConfig::default().final_lr)]
+    final_lr: f64,
+    /// L2 on the evaluation residuals.
+    #[arg(long, default_value_t = FitConfig::default().eval_resid_l2)]
+    eval_l2: f64,
+    /// L2 on the policy residuals.
+    #[arg(long, default_value_t = FitConfig::default().policy_resid_l2)]
+    policy_l2: f64,
+    /// Keep the hand-set move order (write the hand-set values as the policy).
+    #[arg(long, conflicts_with = "policy_selfplay")]
+    classic_policy: bool,
+    /// Fit the policy to the self-play files' moves too (default: the teacher's only).
+    #[arg(long)]
+    policy_selfplay: bool,
 }
 
 /// Runs `command`; returns the exit code.
@@ -111,135 +119,144 @@ fn read_labelled(path: &Path) -> Result<Vec<Labelled>, String> {
 }
 
 fn run_command(command: Command, config: &Config) -> Result<(), String> {
-    let started = std::time::Instant::now();
     match command {
         Command::Classic { out } => write(
             &out,
             &train::classic_weights()
                 .to_text("the hand-set evaluation (pbrain-bango train classic)"),
         ),
-        Command::Selfplay {
-            out,
-            games,
-            move_nodes,
-            label_nodes,
-            per_game,
-            seed,
-            scale,
-        } => {
-            let cfg = SelfplayConfig {
-                games,
-                move_nodes,
-                label_nodes,
-                per_game,
-                seed,
-                opening_stones: 3,
-                opening_radius: 3,
-                scale: scale.unwrap_or(config.search.weights.weights().scale as f64),
-            };
-            let mut config = config.clone();
-            config.brain.book = BookMode::Off;
-            config.brain.show_detail = 0;
-            let mut text = format!(
-                "# bango self-play positions: pbrain-bango train selfplay --games {games} \
-                 --move-nodes {move_nodes} --label-nodes {label_nodes} --per-game {per_game} \
-                 --seed {seed} (scale {})\n# eval: the {label_nodes}-node search's score in the \
-                 teacher scale (win rate 1/(1+exp(-E/250))); result: the game's for the side to move\n",
-                cfg.scale
+        Command::Selfplay(args) => selfplay(args, config),
+        Command::Fit(args) => fit(args),
+    }
+}
+
+/// `train selfplay`: plays and labels the games, then writes the file.
+fn selfplay(args: SelfplayArgs, config: &Config) -> Result<(), String> {
+    let started = std::time::Instant::now();
+    let SelfplayArgs {
+        out,
+        games,
+        move_nodes,
+        label_nodes,
+        per_game,
+        seed,
+        scale,
+    } = args;
+    let cfg = SelfplayConfig {
+        games,
+        move_nodes,
+        label_nodes,
+        per_game,
+        seed,
+        opening_stones: 3,
+        opening_radius: 3,
+        scale: scale.unwrap_or(config.search.weights.weights().scale as f64),
+    };
+    let mut config = config.clone();
+    config.brain.book = BookMode::Off;
+    config.brain.show_detail = 0;
+    let mut text = format!(
+        "# bango self-play positions: pbrain-bango train selfplay --games {games} \
+         --move-nodes {move_nodes} --label-nodes {label_nodes} --per-game {per_game} \
+         --seed {seed} (scale {})\n# eval: the {label_nodes}-node search's score in the \
+         teacher scale (win rate 1/(1+exp(-E/250))); result: the game's for the side to move\n",
+        cfg.scale
+    );
+    let mut last_game = usize::MAX;
+    train::selfplay(&cfg, &config, &mut |game, p| {
+        text.push_str(&p.to_line());
+        text.push('\n');
+        if game != last_game && game % 20 == 0 {
+            eprintln!(
+                "selfplay: game {game}/{games}, {:.0} s",
+                started.elapsed().as_secs_f64()
             );
-            let mut last_game = usize::MAX;
-            train::selfplay(&cfg, &config, &mut |game, p| {
-                text.push_str(&p.to_line());
-                text.push('\n');
-                if game != last_game && game % 20 == 0 {
-                    eprintln!(
-                        "selfplay: game {game}/{games}, {:.0} s",
-                        started.elapsed().as_secs_f64()
-                    );
-                }
-                last_game = game;
-            });
-            write(&out, &text)?;
-            eprintln!("selfplay: done in {:.0} s", started.elapsed().as_secs_f64());
-            Ok(())
         }
-        Command::Fit {
-            out,
-            teacher: teacher_path,
-            selfplay,
-            openings,
-            scale,
+        last_game = game;
+    });
+    write(&out, &text)?;
+    eprintln!("selfplay: done in {:.0} s", started.elapsed().as_secs_f64());
+    Ok(())
+}
+
+/// `train fit`: reads the teacher file and the self-play files, fits, writes the weights with
+/// a header that records the command and the fit's figures.
+fn fit(args: FitArgs) -> Result<(), String> {
+    let started = std::time::Instant::now();
+    let FitArgs {
+        out,
+        teacher: teacher_path,
+        selfplay,
+        openings,
+        scale,
+        mate_weight,
+        result_share,
+        selfplay_weight,
+        steps,
+        final_lr,
+        eval_l2,
+        policy_l2,
+        classic_policy,
+        policy_selfplay,
+    } = args;
+    let teacher_path = teacher_path.unwrap_or_else(|| data_dir().join("positions-teacher-15.txt"));
+    let openings = openings.unwrap_or_else(|| data_dir().join("openings-freestyle-15.txt"));
+    let opts = FitOptions {
+        scale,
+        targets: Targets {
             mate_weight,
             result_share,
             selfplay_weight,
+        },
+        fit: FitConfig {
             steps,
             final_lr,
-            eval_l2,
-            policy_l2,
-            classic_policy,
-            policy_selfplay,
-        } => {
-            let teacher_path =
-                teacher_path.unwrap_or_else(|| data_dir().join("positions-teacher-15.txt"));
-            let openings = openings.unwrap_or_else(|| data_dir().join("openings-freestyle-15.txt"));
-            let opts = FitOptions {
-                scale,
-                targets: Targets {
-                    mate_weight,
-                    result_share,
-                    selfplay_weight,
-                },
-                fit: FitConfig {
-                    steps,
-                    final_lr,
-                    eval_resid_l2: eval_l2,
-                    policy_resid_l2: policy_l2,
-                    ..FitConfig::default()
-                },
-                policy: if classic_policy {
-                    PolicyFit::Classic
-                } else if policy_selfplay {
-                    PolicyFit::WithSelfplay
-                } else {
-                    PolicyFit::Teacher
-                },
-            };
-            let labelled = read_labelled(&teacher_path)?;
-            let opening_list = teacher::read_openings(&openings, 15)?;
-            let groups: Vec<usize> = labelled
-                .iter()
-                .map(|p| teacher::group_of(&p.puzzle, &opening_list))
-                .collect();
-            let mut played = Vec::new();
-            for path in &selfplay {
-                played.extend(read_labelled(path)?);
-            }
-            let log = |s: &str| eprintln!("fit: {s}");
-            let outcome = train::fit_weights(&labelled, &groups, &played, &opts, &log);
-            eprintln!("{}\n{}", outcome.before, outcome.after);
-            let header = format!(
-                "bango evaluation and policy weights, freestyle, fitted by\n  pbrain-bango train fit --out {} --scale {scale} --mate-weight {mate_weight} --result-share {result_share} --selfplay-weight {selfplay_weight} --steps {steps} --final-lr {final_lr} --eval-l2 {eval_l2} --policy-l2 {policy_l2}{}{}\nto {} ({} teacher positions) and {} self-play positions.\n{}\n{}",
-                out.display(),
-                match opts.policy {
-                    PolicyFit::Classic => " --classic-policy",
-                    PolicyFit::WithSelfplay => " --policy-selfplay",
-                    PolicyFit::Teacher => "",
-                },
-                selfplay
-                    .iter()
-                    .map(|p| format!(" --selfplay {}", p.display()))
-                    .collect::<String>(),
-                teacher_path
-                    .file_name()
-                    .map_or("?".into(), |f| f.to_string_lossy()),
-                outcome.teacher_samples,
-                outcome.selfplay_samples,
-                outcome.before,
-                outcome.after,
-            );
-            write(&out, &outcome.weights.to_text(&header))?;
-            eprintln!("fit: done in {:.0} s", started.elapsed().as_secs_f64());
-            Ok(())
-        }
+            eval_resid_l2: eval_l2,
+            policy_resid_l2: policy_l2,
+            ..FitConfig::default()
+        },
+        policy: if classic_policy {
+            PolicyFit::Classic
+        } else if policy_selfplay {
+            PolicyFit::WithSelfplay
+        } else {
+            PolicyFit::Teacher
+        },
+    };
+    let labelled = read_labelled(&teacher_path)?;
+    let opening_list = teacher::read_openings(&openings, 15)?;
+    let groups: Vec<usize> = labelled
+        .iter()
+        .map(|p| teacher::group_of(&p.puzzle, &opening_list))
+        .collect();
+    let mut played = Vec::new();
+    for path in &selfplay {
+        played.extend(read_labelled(path)?);
     }
+    let log = |s: &str| eprintln!("fit: {s}");
+    let outcome = train::fit_weights(&labelled, &groups, &played, &opts, &log);
+    eprintln!("{}\n{}", outcome.before, outcome.after);
+    let header = format!(
+        "bango evaluation and policy weights, freestyle, fitted by\n  pbrain-bango train fit --out {} --scale {scale} --mate-weight {mate_weight} --result-share {result_share} --selfplay-weight {selfplay_weight} --steps {steps} --final-lr {final_lr} --eval-l2 {eval_l2} --policy-l2 {policy_l2}{}{}\nto {} ({} teacher positions) and {} self-play positions.\n{}\n{}",
+        out.display(),
+        match opts.policy {
+            PolicyFit::Classic => " --classic-policy",
+            PolicyFit::WithSelfplay => " --policy-selfplay",
+            PolicyFit::Teacher => "",
+        },
+        selfplay
+            .iter()
+            .map(|p| format!(" --selfplay {}", p.display()))
+            .collect::<String>(),
+        teacher_path
+            .file_name()
+            .map_or("?".into(), |f| f.to_string_lossy()),
+        outcome.teacher_samples,
+        outcome.selfplay_samples,
+        outcome.before,
+        outcome.after,
+    );
+    write(&out, &outcome.weights.to_text(&header))?;
+    eprintln!("fit: done in {:.0} s", started.elapsed().as_secs_f64());
+    Ok(())
 }
