@@ -15,6 +15,7 @@
 //! | knowledge | [`book`] | opening books, the opening prior, Swap2 |
 //! | engine | [`algo`], [`config`], [`resources`] | move-choosing algorithms (alpha-beta with root proofs, random), the configuration they are built from, and the threads and table those settings come to on this machine within the memory limit |
 //! | front ends | [`protocol`], [`gui`], [`arena`], [`bench`](mod@bench), [`teacher`], [`train`] | the Gomocup session (stdin, TCP, WebSocket; analysis commands, live markers, pondering), matches between brains, the node-count signature, agreement with a labelled position file, self-play data and the fit of the weights |
+//! | farm | [`farm`] | a match or a self-play run cut into shards (local processes or Slurm array tasks), their result files and the exact merge |
 //!
 //! Invariants each layer keeps:
 //! - **game and evaluation** know nothing of search: a [`position::Position`] is kept equal to
@@ -53,6 +54,7 @@ pub mod book;
 pub mod busy;
 pub mod config;
 pub mod eval;
+pub mod farm;
 #[cfg(not(loom))]
 pub mod gui;
 pub mod movegen;
