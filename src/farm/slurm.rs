@@ -68,7 +68,7 @@ pub fn array_script(exe: &Path, run_dir: &Path, spec: &RunSpec, opts: &SlurmOpti
     );
     let _ = writeln!(
         s,
-        "# Shard K of {n} of a {kind} run; submit with --array (e.g. --array=0-{last}, or\n\
+        "# Shard K of {n} of the {kind} run; submit with --array (e.g. --array=0-{last}, or\n\
          # --array=K to re-run shard K: it replaces its own result and nothing else).",
         n = spec.shards,
         kind = spec.kind.name(),
