@@ -61,13 +61,17 @@ fn wait_for(jobs: &[&str]) {
 }
 
 fn submit(run: &Path, args: &[String]) -> (String, String) {
-    let mut a = vec![
-        "farm", "slurm", "arena", "--shards", "4", "--submit", "--out",
-    ]
-    .into_iter()
-    .map(String::from)
-    .collect::<Vec<_>>();
+    submit_kind("arena", run, &["--shards", "4"], args)
+}
+
+/// `farm slurm KIND --submit --out RUN OPTS -- ARGS`; the job ids of the first round.
+fn submit_kind(kind: &str, run: &Path, opts: &[&str], args: &[String]) -> (String, String) {
+    let mut a: Vec<String> = ["farm", "slurm", kind, "--submit", "--out"]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
     a.push(run.display().to_string());
+    a.extend(opts.iter().map(|s| s.to_string()));
     a.push("--".into());
     a.extend(args.iter().cloned());
     job_ids(&pb_ok(&a))
@@ -145,5 +149,86 @@ fn a_four_shard_run_on_slurm_merges_to_the_local_bytes_and_a_killed_shard_recove
     wait_for(&[&again]);
     pb_ok(&["merge".as_ref(), run.as_os_str()]);
     assert_eq!(std::fs::read(run.join("result.json")).unwrap(), slow_local);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Waits until no job of the run in `run` is queued or running: its merge jobs submit the next
+/// round before they end, so the run is over once its job names are gone from the queue.
+fn wait_for_run(run: &Path) {
+    let script = std::fs::read_to_string(run.join("shards.sbatch")).unwrap();
+    let name = script
+        .lines()
+        .find_map(|l| l.strip_prefix("#SBATCH --job-name="))
+        .unwrap();
+    let id = name.rsplit('-').next().unwrap();
+    let names = format!("{name},bango-merge-{id}");
+    let deadline = Instant::now() + Duration::from_secs(300);
+    loop {
+        let out = Command::new("squeue")
+            .args(["-h", "-o", "%i %j %T", "-n", &names])
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        let text = String::from_utf8_lossy(&out.stdout);
+        if text.trim().is_empty() {
+            return;
+        }
+        assert!(Instant::now() < deadline, "run still queued: {text}");
+        std::thread::sleep(Duration::from_millis(200));
+    }
+}
+
+#[test]
+fn selfplay_and_an_sprt_in_rounds_on_slurm_match_the_local_runs() {
+    let dir = fresh_dir("slurm-rounds");
+    let sp: Vec<String> = [
+        "--games",
+        "8",
+        "--move-nodes",
+        "300",
+        "--label-nodes",
+        "1000",
+    ]
+    .iter()
+    .chain(&["--per-game", "2", "--seed", "4"])
+    .map(|s| s.to_string())
+    .collect();
+    farm_local("selfplay", &dir.join("sp-local"), 4, 2, &[], &sp);
+    let mut sprt = match_args(64, [2000, 30], 1);
+    sprt.splice(0..0, ["--sprt".to_string(), "0,20".into()]);
+    farm_local(
+        "arena",
+        &dir.join("sprt-local"),
+        8,
+        2,
+        &["--round", "2"],
+        &sprt,
+    );
+    if let Err(why) = slurm_answers() {
+        eprintln!("SLURM ABSENT ({why}): checked the local path only");
+        return;
+    }
+    let run = dir.join("sp-cluster");
+    submit_kind("selfplay", &run, &["--shards", "4"], &sp);
+    wait_for_run(&run);
+    assert_eq!(
+        std::fs::read(run.join("selfplay.txt")).expect("the merge job wrote selfplay.txt"),
+        std::fs::read(dir.join("sp-local/selfplay.txt")).unwrap()
+    );
+    // Rounds of two shards: each round's merge job submits the next until the SPRT decides.
+    let run = dir.join("sprt-cluster");
+    submit_kind("arena", &run, &["--shards", "8", "--round", "2"], &sprt);
+    wait_for_run(&run);
+    let local = read_json(&dir.join("sprt-local/result.json"));
+    let cluster = read_json(&run.join("result.json"));
+    assert_eq!(cluster["pairings"][0]["sprt"]["decision"], "H1");
+    assert_eq!(cluster, local);
+    let merged = cluster["shards_merged"].as_u64().unwrap() as usize;
+    for k in merged..8 {
+        assert!(
+            !run.join(format!("shards/shard-{k:04}.json")).exists(),
+            "shard {k} ran after the SPRT decided"
+        );
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }
