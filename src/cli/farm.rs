@@ -405,7 +405,20 @@ fn run_round(
     jobs: usize,
     progress: &ProgressBar,
 ) -> Result<(), String> {
-    let mut pending: Vec<usize> = spec.round_shards(round).rev().collect();
+    // A shard whose result is already there (an earlier, interrupted `farm local` of the same
+    // run) is not run again: running the command again resumes the run.
+    let states = status(run_dir, spec);
+    let mut pending: Vec<usize> = spec
+        .round_shards(round)
+        .rev()
+        .filter(|&k| {
+            let done = matches!(states[k], ShardState::Done(_));
+            if done {
+                progress.inc(1);
+            }
+            !done
+        })
+        .collect();
     let mut running: Vec<(usize, std::process::Child)> = Vec::new();
     let mut failed = Vec::new();
     while !pending.is_empty() || !running.is_empty() {

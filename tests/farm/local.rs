@@ -164,6 +164,17 @@ fn merge_names_missing_duplicated_foreign_and_corrupted_shards() {
     }
     pb_ok(&["merge".as_ref(), run.as_os_str()]);
     assert_eq!(std::fs::read(run.join("result.json")).unwrap(), good);
+    // `farm local` again resumes: every shard is done, so none runs again.
+    let now: Vec<Vec<u8>> = (0..4).map(|k| std::fs::read(shard(k)).unwrap()).collect();
+    farm_local("arena", &run, 4, 2, &[], &args);
+    for (k, bytes) in now.iter().enumerate() {
+        assert_eq!(
+            &std::fs::read(shard(k)).unwrap(),
+            bytes,
+            "shard {k} ran again"
+        );
+    }
+    assert_eq!(std::fs::read(run.join("result.json")).unwrap(), good);
     // A folder holding another run is refused before anything runs.
     let out = pb(&[
         "farm",
