@@ -104,6 +104,13 @@ fn merge_names_missing_duplicated_foreign_and_corrupted_shards() {
     std::fs::remove_file(shard(2)).unwrap();
     let e = merge_err(&run);
     assert!(e.contains("missing shard(s) 2"), "{e}");
+    std::fs::write(run.join("shards/shard-0002.running"), "playing\n").unwrap();
+    let st = pb_ok(&["farm".as_ref(), "status".as_ref(), run.as_os_str()]);
+    assert!(st.contains("shard 0: done in "), "{st}");
+    assert!(st.contains("shard 2: running (playing)"), "{st}");
+    std::fs::remove_file(run.join("shards/shard-0002.running")).unwrap();
+    let st = pb_ok(&["farm".as_ref(), "status".as_ref(), run.as_os_str()]);
+    assert!(st.contains("shard 2: missing"), "{st}");
     std::fs::write(shard(2), &saved[2]).unwrap();
 
     let copy = run.join("shards/shard-0001-copy.json");
@@ -146,15 +153,20 @@ fn merge_names_missing_duplicated_foreign_and_corrupted_shards() {
     );
     std::fs::write(shard(0), &saved[0]).unwrap();
 
-    // A shard re-run (as after a requeue) replaces its own file and nothing else, and the
-    // merge is the same bytes.
-    pb_ok(&[
-        "farm".as_ref(),
-        "shard".as_ref(),
-        run.as_os_str(),
-        "--shard".as_ref(),
-        "1/4".as_ref(),
-    ]);
+    // A shard re-run (as after a requeue, its index from Slurm's variable) replaces its own
+    // file and nothing else, and the merge is the same bytes.
+    let out = Command::new(BIN)
+        .args(["farm".as_ref(), "shard".as_ref(), run.as_os_str()])
+        .env("SLURM_ARRAY_TASK_ID", "1")
+        .env("SLURM_ARRAY_TASK_COUNT", "1")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(String::from_utf8_lossy(&out.stderr).contains("shard 1/4"));
     for k in [0, 2, 3] {
         assert_eq!(
             std::fs::read(shard(k)).unwrap(),
