@@ -44,6 +44,9 @@
 //!   [`gui`]).
 //! - a new **tool**: library functions in the layer they belong to, the command line in
 //!   `src/cli/`.
+//! - a new **kind of farmed run**: a [`farm::Kind`], its shard and its merge in `src/farm/`
+//!   (a shard seeds each work item by its place in the run), its arguments parsed in
+//!   `src/cli/farm.rs`.
 #![deny(missing_docs)]
 
 pub mod algo;
