@@ -5,6 +5,13 @@
 use super::*;
 use std::time::{Duration, Instant};
 
+/// Prints `msg` on the test process's stderr past the test harness's capture (which takes
+/// only `eprintln!`), so a run without Slurm says so in the CI log.
+fn say(msg: &str) {
+    use std::io::Write as _;
+    let _ = writeln!(std::io::stderr().lock(), "{msg}");
+}
+
 /// Whether a Slurm controller answers, with what it said.
 fn slurm_answers() -> Result<String, String> {
     let out = Command::new("sinfo")
@@ -87,11 +94,15 @@ fn a_four_shard_run_on_slurm_merges_to_the_local_bytes_and_a_killed_shard_recove
     let info = match slurm_answers() {
         Ok(info) => info,
         Err(why) => {
-            eprintln!("SLURM ABSENT ({why}): checked the local path only");
+            say(&format!(
+                "farm: SLURM ABSENT ({why}): checked the local path only"
+            ));
             return;
         }
     };
-    eprintln!("slurm answers: {info}");
+    say(&format!(
+        "farm: slurm answers ({info}): running on the cluster"
+    ));
 
     // The whole run as a job array and its merge job.
     let run = dir.join("cluster");
@@ -205,7 +216,9 @@ fn selfplay_and_an_sprt_in_rounds_on_slurm_match_the_local_runs() {
         &sprt,
     );
     if let Err(why) = slurm_answers() {
-        eprintln!("SLURM ABSENT ({why}): checked the local path only");
+        say(&format!(
+            "farm: SLURM ABSENT ({why}): checked the local path only"
+        ));
         return;
     }
     let run = dir.join("sp-cluster");
