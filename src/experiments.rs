@@ -110,7 +110,9 @@
 //! # self-play positions (seeded random openings, fixed node budgets, so reproducible for a given
 //! # build): 30000 nodes a move, 10 positions a game labelled by a 150000-node search and the
 //! # game's result. The shipped weights read two rounds played by the build of 0349c18 with its
-//! # fitted weights (about 1.2 s a game on one core: 2379 s and 2317 s for 2000 games each)
+//! # fitted weights (about 1.2 s a game on one core: 2379 s and 2317 s for 2000 games each);
+//! # since the farm (d16a140) each game is seeded by its number, so that shards make the same
+//! # data: the same seed now makes other games than that build did (its files come from 90da261)
 //! target/release/pbrain-bango train selfplay --out /tmp/selfplay-2.txt --games 2000 --seed 2
 //! target/release/pbrain-bango train selfplay --out /tmp/selfplay-3.txt --games 2000 --seed 3
 //! # fit to the teacher file's training openings and both self-play files, then rebuild (the
@@ -197,6 +199,27 @@
 //! | `classic-standard-15.json` | standard | same with `standard` | 153 | 268 s |
 //! | `classic-freestyle-15.json` | freestyle | same with `freestyle` | 143 | 128 s |
 //! | `balanced-freestyle-15.json` | freestyle | `book build --out openbook/balanced-freestyle-15.json --id balanced-freestyle-15x15 --seeds ../shared/data/openings-freestyle-15.txt --depth 6 --ply 3 --width 2 --time 30000 --rule freestyle --size 15` | 144 | 64 s |
+//!
+//! # Running at scale
+//!
+//! `farm local` against one process: a 2,000-game match of bango at 2,000 against 4,000 nodes a
+//! move (release build, `--tc-turn 10000 --seed 1`), unsharded at `--concurrency 1` against
+//! `farm local --shards 2 --jobs 2` on the 2-core machine. Games and W-L-D were identical in
+//! every run (+822 -1168 =10).
+//!
+//! | conditions | unsharded | 2 shards, 2 jobs | ratio |
+//! |---|---|---|---|
+//! | idle (load 1.3 before each run) | 134.4 s | 71.4 s | 0.531 |
+//! | another build alongside (load 2 to 6.5) | 132.7 s | 85.0 s | 0.64 |
+//! | the same, second try (load 3 to 6) | 138.3 s | 81.6 s | 0.59 |
+//! | 400 games, idle | 26.5 s | 13.5 s | 0.51 |
+//!
+//! ```sh
+//! # A, B: "name=a,info=max_node 2000,cmd=env BANGO_SEED=1 $PWD/target/release/pbrain-bango"
+//! # and the same with b, 4000, BANGO_SEED=2
+//! pbrain-bango arena -q --games 2000 --tc-turn 10000 --seed 1 --concurrency 1 --out /tmp/plain "$A" "$B"
+//! pbrain-bango farm local arena --shards 2 --jobs 2 --out /tmp/farm -- --games 2000 --tc-turn 10000 --seed 1 "$A" "$B"
+//! ```
 //!
 //! # Retired experiments
 //!

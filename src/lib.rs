@@ -14,7 +14,7 @@
 //! | 4 search | [`search`] | `settings`, `timeman`, `tt`, `busy`, `alphabeta`, `smp` | declared parameters, time plans, the shared table, busy-move marks, the alpha-beta worker, lazy SMP |
 //! | 5 knowledge | [`knowledge`] | `book` | opening books, the opening prior, Swap2 |
 //! | 6 engine | [`engine`] | `config`, `resources`, `algo` | the one configuration, the threads and table it comes to on this machine, the move-choosing algorithms |
-//! | 7 front ends | [`front`] | `protocol`, `gui`, `arena`, `bench`, `teacher`, `train` | the Gomocup session (stdin, TCP, WebSocket), the browser board, matches between brains, the node-count signature, agreement with a labelled file, self-play data and the fit of the weights |
+//! | 7 front ends | [`front`] | `protocol`, `gui`, `arena`, `bench`, `teacher`, `train`, `farm` | the Gomocup session (stdin, TCP, WebSocket), the browser board, matches between brains, the node-count signature, agreement with a labelled file, self-play data and the fit of the weights, runs cut into shards (local processes or Slurm array tasks) and their exact merge |
 //!
 //! A module may use its own layer and the layers below, never one above, and no two modules
 //! use each other (the layering test in the binary's `cli` checks both on every `crate::` and
@@ -48,6 +48,9 @@
 //!   [`front::gui`]).
 //! - a new **tool**: library functions in the layer they belong to, the command line in
 //!   `src/cli/`.
+//! - a new **kind of farmed run**: a [`front::farm::Kind`], its shard and its merge in
+//!   `src/front/farm/` (a shard seeds each work item by its place in the run), its arguments
+//!   parsed in `src/cli/farm.rs`.
 #![deny(missing_docs)]
 
 pub mod engine;

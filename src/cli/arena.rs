@@ -72,6 +72,14 @@ pub struct Args {
     /// No progress line.
     #[arg(short, long)]
     quiet: bool,
+    /// Play only shard K/N of the match (games K*T/N..(K+1)*T/N of the T scheduled) into the
+    /// run folder --out, for `pbrain-bango merge` (see `farm`); `--shards N` takes K from
+    /// SLURM_ARRAY_TASK_ID.
+    #[arg(long, value_name = "K/N", conflicts_with = "shards", requires = "out")]
+    shard: Option<String>,
+    /// Shards of the run, this one's index from SLURM_ARRAY_TASK_ID (see --shard).
+    #[arg(long, value_name = "N", requires = "out")]
+    shards: Option<usize>,
     /// Engines (see below).
     #[arg(value_name = "ENGINE", num_args = 2.., required = true)]
     engines: Vec<String>,
@@ -84,7 +92,8 @@ fn parse_rule(s: &str) -> Result<Rule, String> {
     Rule::from_name(s).ok_or_else(|| format!("unknown rule {s:?}"))
 }
 
-fn build(args: Args) -> Result<Match, String> {
+/// The match `args` describe.
+pub(super) fn build(args: Args) -> Result<Match, String> {
     let rule = parse_rule(&args.rule)?;
     if !(MIN_SIZE..=MAX_SIZE).contains(&args.size) {
         return Err(format!("size {} unsupported", args.size));
@@ -157,11 +166,15 @@ fn build(args: Args) -> Result<Match, String> {
 }
 
 /// Plays the match `args` describe; returns the exit code (0 done, 1 failed, 2 bad usage).
-pub fn run(args: Args) -> u8 {
+pub fn run(mut args: Args) -> u8 {
+    let shard = (args.shard.take(), args.shards.take());
     let m = match build(args) {
         Ok(m) => m,
         Err(e) => return usage_error("arena", e),
     };
+    if shard != (None, None) {
+        return super::farm::arena_shard(&m, shard);
+    }
     match m.run() {
         Ok(report) => {
             print!("{}", report.text(&m));

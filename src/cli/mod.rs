@@ -12,6 +12,7 @@
 //! - [`teacher`]: agreement with a labelled position file (the strength yardstick).
 //! - [`train`]: self-play data and the fit of the evaluation and policy weights.
 //! - [`book`]: opening book tools.
+//! - [`farm`]: runs cut into shards (local processes, Slurm job arrays) and their merge.
 
 use bango::engine::config::Config;
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
@@ -20,6 +21,7 @@ use std::path::PathBuf;
 mod arena;
 mod bench;
 mod book;
+mod farm;
 #[cfg(not(loom))]
 mod gui;
 #[cfg(test)]
@@ -67,6 +69,12 @@ enum Command {
     /// Training data and the fit of the evaluation and policy weights.
     #[command(subcommand)]
     Train(train::Command),
+    /// Run a match or self-play data in shards: local processes or a Slurm job array.
+    #[command(subcommand)]
+    Farm(farm::Command),
+    /// Merge a farmed run's shards into its result (refuses missing, duplicated or foreign
+    /// shards, and names them).
+    Merge(farm::MergeArgs),
 }
 
 /// The environment variables besides the configuration's: read by the tools and tests.
@@ -106,6 +114,8 @@ pub fn run() -> u8 {
         Some(Command::Book(c)) => book::run(c),
         Some(Command::Teacher(a)) => teacher::run(a, &config),
         Some(Command::Train(c)) => train::run(c, &config),
+        Some(Command::Farm(c)) => farm::run(c, &config),
+        Some(Command::Merge(a)) => farm::merge(a, &config),
     }
 }
 

@@ -49,6 +49,77 @@ pub struct SelfplayArgs {
     /// plays with, `BANGO_WEIGHTS`).
     #[arg(long)]
     scale: Option<f64>,
+    /// Make only shard K/N of the run (games K*G/N..(K+1)*G/N) into the run folder --out, for
+    /// `pbrain-bango merge` (see `farm`); `--shards N` takes K from SLURM_ARRAY_TASK_ID.
+    #[arg(long, value_name = "K/N", conflicts_with = "shards")]
+    shard: Option<String>,
+    /// Shards of the run, this one's index from SLURM_ARRAY_TASK_ID (see --shard).
+    #[arg(long, value_name = "N")]
+    shards: Option<usize>,
+}
+
+/// `train selfplay ARGS` parsed alone, as a farm shard parses its run's arguments.
+#[derive(clap::Parser, Debug)]
+#[command(name = "selfplay")]
+struct SelfplayLine {
+    #[command(flatten)]
+    args: SelfplayArgs,
+}
+
+/// A self-play run ready to make: its settings, the engines' configuration and the data
+/// file's header.
+pub struct Selfplay {
+    /// The run's settings.
+    pub cfg: SelfplayConfig,
+    /// The configuration every engine plays and labels with (no book, no detail).
+    pub config: Config,
+    /// The data file's comment lines.
+    pub header: String,
+}
+
+impl Selfplay {
+    /// The run `a` describes, with engines configured by `config`.
+    fn of(a: &SelfplayArgs, config: &Config) -> Selfplay {
+        let cfg = SelfplayConfig {
+            games: a.games,
+            move_nodes: a.move_nodes,
+            label_nodes: a.label_nodes,
+            per_game: a.per_game,
+            seed: a.seed,
+            opening_stones: 3,
+            opening_radius: 3,
+            scale: a
+                .scale
+                .unwrap_or(config.search.weights.weights().scale as f64),
+        };
+        let mut config = config.clone();
+        config.brain.book = BookMode::Off;
+        config.brain.show_detail = 0;
+        let header = format!(
+            "# bango self-play positions: pbrain-bango train selfplay --games {} \
+             --move-nodes {} --label-nodes {} --per-game {} --seed {} (scale {})\n# eval: the \
+             {}-node search's score in the teacher scale (win rate 1/(1+exp(-E/250))); result: \
+             the game's for the side to move\n",
+            a.games, a.move_nodes, a.label_nodes, a.per_game, a.seed, cfg.scale, a.label_nodes
+        );
+        Selfplay {
+            cfg,
+            config,
+            header,
+        }
+    }
+
+    /// Parses a farm run's arguments (`train selfplay`'s options without --out).
+    pub fn parse(args: &[String], config: &Config) -> Result<Selfplay, String> {
+        let line = <SelfplayLine as clap::Parser>::try_parse_from(
+            ["selfplay", "--out", "-"]
+                .into_iter()
+                .map(String::from)
+                .chain(args.iter().cloned()),
+        )
+        .map_err(|e| format!("the run's selfplay arguments: {e}"))?;
+        Ok(Selfplay::of(&line.args, config))
+    }
 }
 
 /// Options of `train fit`.
@@ -130,40 +201,19 @@ fn run_command(command: Command, config: &Config) -> Result<(), String> {
     }
 }
 
-/// `train selfplay`: plays and labels the games, then writes the file.
-fn selfplay(args: SelfplayArgs, config: &Config) -> Result<(), String> {
+/// `train selfplay`: plays and labels the games, then writes the file (or, with `--shard`,
+/// makes one shard of a farm run).
+fn selfplay(mut a: SelfplayArgs, config: &Config) -> Result<(), String> {
     let started = std::time::Instant::now();
-    let SelfplayArgs {
-        out,
-        games,
-        move_nodes,
-        label_nodes,
-        per_game,
-        seed,
-        scale,
-    } = args;
-    let cfg = SelfplayConfig {
-        games,
-        move_nodes,
-        label_nodes,
-        per_game,
-        seed,
-        opening_stones: 3,
-        opening_radius: 3,
-        scale: scale.unwrap_or(config.search.weights.weights().scale as f64),
-    };
-    let mut config = config.clone();
-    config.brain.book = BookMode::Off;
-    config.brain.show_detail = 0;
-    let mut text = format!(
-        "# bango self-play positions: pbrain-bango train selfplay --games {games} \
-         --move-nodes {move_nodes} --label-nodes {label_nodes} --per-game {per_game} \
-         --seed {seed} (scale {})\n# eval: the {label_nodes}-node search's score in the \
-         teacher scale (win rate 1/(1+exp(-E/250))); result: the game's for the side to move\n",
-        cfg.scale
-    );
+    let shard = (a.shard.take(), a.shards.take());
+    let sp = Selfplay::of(&a, config);
+    if shard != (None, None) {
+        return super::farm::selfplay_shard(&a.out, sp, shard);
+    }
+    let games = a.games;
+    let mut text = sp.header.clone();
     let mut last_game = usize::MAX;
-    train::selfplay(&cfg, &config, &mut |game, p| {
+    train::selfplay(&sp.cfg, &sp.config, &mut |game, p| {
         text.push_str(&p.to_line());
         text.push('\n');
         if game != last_game && game % 20 == 0 {
@@ -174,7 +224,7 @@ fn selfplay(args: SelfplayArgs, config: &Config) -> Result<(), String> {
         }
         last_game = game;
     });
-    write(&out, &text)?;
+    write(&a.out, &text)?;
     eprintln!("selfplay: done in {:.0} s", started.elapsed().as_secs_f64());
     Ok(())
 }

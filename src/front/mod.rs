@@ -6,6 +6,7 @@
 
 pub mod arena;
 pub mod bench;
+pub mod farm;
 #[cfg(not(loom))]
 pub mod gui;
 pub mod protocol;

@@ -173,8 +173,22 @@ impl Match {
         out
     }
 
-    /// Plays the match.
+    /// Plays the match and writes `summary.json` when [`Match::out`] is set.
     pub fn run(&self) -> Result<MatchReport, String> {
+        let report = self.run_slice(0..usize::MAX)?;
+        if let Some(dir) = &self.out {
+            let path = dir.join("summary.json");
+            std::fs::write(&path, report.to_json(self))
+                .map_err(|e| format!("{}: {e}", path.display()))?;
+        }
+        Ok(report)
+    }
+
+    /// Plays the games of the schedule whose positions lie in `slice` (clamped to the
+    /// schedule), writing their records when [`Match::out`] is set but no summary: a shard of
+    /// a farmed run ([`crate::farm`]) plays one slice, and the slices together are the match.
+    /// [`MatchReport::scheduled`] counts the slice's games.
+    pub fn run_slice(&self, slice: std::ops::Range<usize>) -> Result<MatchReport, String> {
         if self.engines.len() < 2 {
             return Err("a match needs at least two engines".into());
         }
@@ -184,7 +198,9 @@ impl Match {
         if let Some(dir) = &self.out {
             std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
         }
-        let schedule = self.schedule();
+        let full = self.schedule();
+        let end = slice.end.min(full.len());
+        let schedule = &full[slice.start.min(end)..end];
         let pairings = self.pairings();
         let mut reports: Vec<PairingReport> = pairings
             .iter()
@@ -209,7 +225,7 @@ impl Match {
         std::thread::scope(|scope| {
             for _ in 0..self.concurrency.max(1) {
                 let tx = tx.clone();
-                let (next, stop, schedule) = (&next, &stop, &schedule);
+                let (next, stop) = (&next, &stop);
                 scope.spawn(move || loop {
                     if stop.load(Ordering::SeqCst) {
                         return;
@@ -233,7 +249,7 @@ impl Match {
                 let rec = match r {
                     Ok(rec) => rec,
                     Err(e) => {
-                        error = Some(format!("game {}: {e}", i + 1));
+                        error = Some(format!("game {}: {e}", sg.index + 1));
                         stop.store(true, Ordering::SeqCst);
                         continue;
                     }
@@ -276,18 +292,12 @@ impl Match {
             return Err(e);
         }
         games.sort_by_key(|(sg, _)| sg.index);
-        let report = MatchReport {
+        Ok(MatchReport {
             pairings: reports,
             games,
             wall_ms: started.elapsed().as_millis(),
             scheduled: schedule.len(),
-        };
-        if let Some(dir) = &self.out {
-            let path = dir.join("summary.json");
-            std::fs::write(&path, report.to_json(self))
-                .map_err(|e| format!("{}: {e}", path.display()))?;
-        }
-        Ok(report)
+        })
     }
 }
 

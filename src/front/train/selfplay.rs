@@ -67,12 +67,28 @@ pub fn label_of(score: i32, scale: f64) -> Label {
 /// fresh game) and the game's result, every engine configured by `config` (the caller turns
 /// the book off). `each` receives every labelled position.
 pub fn selfplay(cfg: &SelfplayConfig, config: &Config, each: &mut dyn FnMut(usize, Labelled)) {
+    selfplay_games(cfg, config, 0..cfg.games, each);
+}
+
+/// The games `games` of the self-play run `cfg` (see [`selfplay`]). Each game draws its
+/// opening and sampled plies from its own generator, seeded by the run's seed and its number,
+/// and every engine starts it from a new game, so a slice made alone (a farm shard,
+/// [`crate::front::farm`]) is exactly that slice of the whole run.
+pub fn selfplay_games(
+    cfg: &SelfplayConfig,
+    config: &Config,
+    games: std::ops::Range<usize>,
+    each: &mut dyn FnMut(usize, Labelled),
+) {
     let rule = Rule::Freestyle;
     let size = 15;
-    let mut rng = SplitMix64::new(cfg.seed);
     let mut engines = [teacher::engine(config), teacher::engine(config)];
     let mut labeller = teacher::engine(config);
-    for game in 0..cfg.games {
+    for game in games {
+        let mut rng = SplitMix64::new(
+            SplitMix64::new(cfg.seed ^ (game as u64).wrapping_mul(0xD1B5_4A32_D192_ED03))
+                .next_u64(),
+        );
         let opening = crate::front::arena::openings::random_opening(
             &mut rng,
             cfg.opening_stones,
