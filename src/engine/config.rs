@@ -1,9 +1,12 @@
 //! The brain's configuration: one type, [`Config`], built in one place from the environment
-//! (`BANGO_*` variables), the protocol's `INFO` keys and the command line's `--set VAR=VALUE`.
+//! (`BANGO_*` variables) and the command line's `--set VAR=VALUE`; during a session the
+//! protocol's `INFO` keys write the same fields, read in the Gomocup grammar (signed numbers,
+//! clamped with a note, see `front::protocol::info`).
 //!
 //! Every setting is declared once ([`crate::declare_settings!`]): the search's switches and
-//! tunables in [`crate::search::alphabeta::Params`], the brain's own in [`Brain`]; each declaration gives the
-//! field, its default, its variable (and `INFO` key), its parser and its doc line. The library
+//! tunables in [`crate::search::alphabeta::Params`], the brain's own in [`Brain`]; each
+//! declaration gives the field, its default, its variable (and `INFO` key, for `--help`), its
+//! parser and its doc line. The library
 //! never reads the process environment: the binary hands [`Config::from_vars`] a lookup function,
 //! and everything below takes the plain values.
 //!
@@ -250,12 +253,7 @@ mod tests {
         assert!(!c.brain.smp_defer);
         assert!(!c.search.lmr);
         assert_eq!(c.brain.seed, 12);
-        // The protocol's INFO keys go through the same parser.
         let mut c = Config::default();
-        assert_eq!(c.brain.set_info("thread_num", "3"), Some(Ok(())));
-        assert_eq!(c.brain.threads, 3);
-        assert!(c.brain.set_info("hash_size", "lots").unwrap().is_err());
-        assert_eq!(c.brain.hash_kib, 0);
         // The command line's VAR=VALUE reaches search switches too.
         assert_eq!(c.set("BANGO_PVS", "0"), Some(Ok(())));
         assert!(!c.search.pvs);

@@ -5,7 +5,10 @@
 //! declared this way, so no setting is written twice.
 //!
 //! Every value goes through one parser per type ([`SettingValue`]): the same words mean the same
-//! thing in an environment variable, an `INFO` line and a command-line flag. Nothing here reads
+//! thing in an environment variable and a command-line flag (`--set`). A setting a manager may
+//! also send names its `INFO` key in its declaration (for `--help`); the protocol reads those
+//! lines in the Gomocup grammar (signed numbers, clamped with a note: `front::protocol::info`),
+//! and a switch there takes these same words. Nothing here reads
 //! the environment: the caller supplies the variables (the binary reads the process environment;
 //! tests pass a table).
 
@@ -157,12 +160,6 @@ macro_rules! declare_settings {
                 }
             }
 
-            /// Sets the setting of protocol `INFO` key `key` from `text`, as [`Self::set`].
-            pub fn set_info(&mut self, key: &str, text: &str) -> Option<Result<(), String>> {
-                let doc = Self::DOCS.iter().find(|d| d.info == Some(key))?;
-                self.set(doc.var, text)
-            }
-
             /// The defaults, overridden by every variable `vars` has a value for; a value that
             /// does not parse goes to `warn` and leaves the default.
             pub fn from_vars(
@@ -290,10 +287,5 @@ mod tests {
         assert!(d.set("OTHER", "1").is_none());
         assert_eq!(Demo::DOCS[1].info, Some("demo_count"));
         assert_eq!(Demo::DOCS[0].info, None);
-        assert_eq!(d.set_info("demo_count", "11"), Some(Ok(())));
-        assert_eq!(d.count, 11);
-        assert!(d.set_info("demo_count", "x").unwrap().is_err());
-        assert_eq!(d.count, 11);
-        assert!(d.set_info("DEMO_COUNT", "1").is_none());
     }
 }
