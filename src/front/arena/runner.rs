@@ -186,35 +186,15 @@ impl Match {
 
     /// Plays the games of the schedule whose positions lie in `slice` (clamped to the
     /// schedule), writing their records when [`Match::out`] is set but no summary: a shard of
-    /// a farmed run ([`crate::farm`]) plays one slice, and the slices together are the match.
+    /// a farmed run ([`crate::front::farm`]) plays one slice, and the slices together are the match.
     /// [`MatchReport::scheduled`] counts the slice's games.
     pub fn run_slice(&self, slice: std::ops::Range<usize>) -> Result<MatchReport, String> {
-        if self.engines.len() < 2 {
-            return Err("a match needs at least two engines".into());
-        }
-        if self.sprt.is_some() && self.engines.len() != 2 {
-            return Err("--sprt needs exactly two engines".into());
-        }
-        if let Some(dir) = &self.out {
-            std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-        }
+        self.prepare()?;
         let full = self.schedule();
         let end = slice.end.min(full.len());
         let schedule = &full[slice.start.min(end)..end];
         let pairings = self.pairings();
-        let mut reports: Vec<PairingReport> = pairings
-            .iter()
-            .map(|&(a, b)| PairingReport {
-                a: self.engines[a].name.clone(),
-                b: self.engines[b].name.clone(),
-                wdl: Wdl::default(),
-                a_losses: BTreeMap::new(),
-                b_losses: BTreeMap::new(),
-                draws: BTreeMap::new(),
-                max_move_ms: [0, 0],
-                sprt: self.sprt.map(|s| (0.0, s.decide(&Wdl::default()))),
-            })
-            .collect();
+        let mut reports = self.empty_reports(&pairings);
         let started = Instant::now();
         let next = AtomicUsize::new(0);
         let stop = AtomicBool::new(false);
@@ -256,17 +236,8 @@ impl Match {
                 };
                 let rep = &mut reports[sg.pairing];
                 tally(rep, sg, &rec, pairings[sg.pairing].0);
-                if let Some(s) = &self.sprt {
-                    // A decision stands: games still running when it came are counted in the
-                    // LLR but do not reopen the test.
-                    let d = match rep.sprt {
-                        Some((_, d)) if d != SprtDecision::Continue => d,
-                        _ => s.decide(&rep.wdl),
-                    };
-                    rep.sprt = Some((s.llr(&rep.wdl), d));
-                    if d != SprtDecision::Continue {
-                        stop.store(true, Ordering::SeqCst);
-                    }
+                if self.update_sprt(rep) {
+                    stop.store(true, Ordering::SeqCst);
                 }
                 if let Some(dir) = &self.out {
                     if let Err(e) = write_game(dir, sg.index, &rec) {
@@ -298,6 +269,54 @@ impl Match {
             wall_ms: started.elapsed().as_millis(),
             scheduled: schedule.len(),
         })
+    }
+}
+
+impl Match {
+    /// Checks the match can be played and makes its output folder.
+    fn prepare(&self) -> Result<(), String> {
+        if self.engines.len() < 2 {
+            return Err("a match needs at least two engines".into());
+        }
+        if self.sprt.is_some() && self.engines.len() != 2 {
+            return Err("--sprt needs exactly two engines".into());
+        }
+        if let Some(dir) = &self.out {
+            std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        }
+        Ok(())
+    }
+
+    /// A report with no game yet for each of `pairings`.
+    fn empty_reports(&self, pairings: &[(usize, usize)]) -> Vec<PairingReport> {
+        pairings
+            .iter()
+            .map(|&(a, b)| PairingReport {
+                a: self.engines[a].name.clone(),
+                b: self.engines[b].name.clone(),
+                wdl: Wdl::default(),
+                a_losses: BTreeMap::new(),
+                b_losses: BTreeMap::new(),
+                draws: BTreeMap::new(),
+                max_move_ms: [0, 0],
+                sprt: self.sprt.map(|s| (0.0, s.decide(&Wdl::default()))),
+            })
+            .collect()
+    }
+
+    /// Brings the pairing's SPRT up to date with its results; true once it has decided. A
+    /// decision stands: games still running when it came are counted in the LLR but do not
+    /// reopen the test.
+    fn update_sprt(&self, rep: &mut PairingReport) -> bool {
+        let Some(s) = &self.sprt else {
+            return false;
+        };
+        let d = match rep.sprt {
+            Some((_, d)) if d != SprtDecision::Continue => d,
+            _ => s.decide(&rep.wdl),
+        };
+        rep.sprt = Some((s.llr(&rep.wdl), d));
+        d != SprtDecision::Continue
     }
 }
 
