@@ -214,7 +214,22 @@ fn parse_move(line: &str) -> Option<(i64, i64)> {
     Some((x.trim().parse().ok()?, y.trim().parse().ok()?))
 }
 
-impl Side<'_> {
+impl<'a> Side<'a> {
+    /// The side `spec` plays with the game's clock (or its own), before its process starts.
+    fn new(spec: &'a EngineSpec, cfg: &GameConfig) -> Side<'a> {
+        let turn_ms = spec.tc_turn_ms.unwrap_or(cfg.tc_turn_ms);
+        let match_ms = spec.tc_match_ms.unwrap_or(cfg.tc_match_ms);
+        Side {
+            spec,
+            proc: None,
+            turn_ms,
+            match_ms,
+            left_ms: match_ms as i64,
+            started: false,
+            messages: Vec::new(),
+        }
+    }
+
     fn start(&mut self, cfg: &GameConfig) -> Result<(), Failure> {
         let mut p = EngineProcess::spawn(&self.spec.cmd)
             .map_err(|e| fail(Reason::StartFailed, format!("cannot start: {e}")))?;
@@ -360,6 +375,16 @@ impl Side<'_> {
     }
 }
 
+/// The failure of a side that played `x,y` and broke the rules.
+fn illegal_move(e: IllegalMove, x: i64, y: i64) -> Failure {
+    let reason = match e {
+        IllegalMove::OutOfBoard => Reason::OutOfBoard,
+        IllegalMove::Occupied => Reason::Occupied,
+        IllegalMove::Forbidden => Reason::Forbidden,
+    };
+    fail(reason, format!("played {x},{y}: {e}"))
+}
+
 /// Plays one game: `black` moves first from `opening` (which must be legal under the rule and
 /// have no five). Never panics on engine misbehaviour: that is a result.
 pub fn play_game(
@@ -370,20 +395,7 @@ pub fn play_game(
 ) -> Result<GameRecord, String> {
     let mut board = check_opening(opening, cfg.size, cfg.rule)
         .ok_or_else(|| "the opening is not legal on this board".to_string())?;
-    fn side<'a>(spec: &'a EngineSpec, cfg: &GameConfig) -> Side<'a> {
-        let turn_ms = spec.tc_turn_ms.unwrap_or(cfg.tc_turn_ms);
-        let match_ms = spec.tc_match_ms.unwrap_or(cfg.tc_match_ms);
-        Side {
-            spec,
-            proc: None,
-            turn_ms,
-            match_ms,
-            left_ms: match_ms as i64,
-            started: false,
-            messages: Vec::new(),
-        }
-    }
-    let mut sides = [side(black, cfg), side(white, cfg)];
+    let mut sides = [Side::new(black, cfg), Side::new(white, cfg)];
     let mut moves = Vec::new();
     let finish = |sides: [Side; 2], moves: Vec<MoveRecord>, winner: Option<Color>, f: Failure| {
         let deadline = Instant::now() + Duration::from_millis(1000);
@@ -418,14 +430,7 @@ pub fn play_game(
             Err(f) => return Ok(finish(sides, moves, Some(me.opponent()), f)),
         };
         s.left_ms -= ms as i64;
-        let illegal = |e: IllegalMove| {
-            let reason = match e {
-                IllegalMove::OutOfBoard => Reason::OutOfBoard,
-                IllegalMove::Occupied => Reason::Occupied,
-                IllegalMove::Forbidden => Reason::Forbidden,
-            };
-            fail(reason, format!("played {x},{y}: {e}"))
-        };
+        let illegal = |e: IllegalMove| illegal_move(e, x, y);
         let Some(p) = board.pos(x, y) else {
             let f = illegal(IllegalMove::OutOfBoard);
             return Ok(finish(sides, moves, Some(me.opponent()), f));
