@@ -102,19 +102,7 @@ pub fn selfplay_games(
         for e in engines.iter_mut() {
             e.new_game(size, config);
         }
-        let mut winner = None;
-        loop {
-            let c = board.side_to_move();
-            let p = play_move(&mut engines[c.index()], config, &board, cfg.move_nodes);
-            match rules::play_checked(&mut board, p, c, rule) {
-                Ok(MoveOutcome::Continue) => {}
-                Ok(MoveOutcome::Win) => {
-                    winner = Some(c);
-                    break;
-                }
-                Ok(MoveOutcome::Draw) | Err(_) => break,
-            }
-        }
+        let winner = play_out(&mut engines, config, &mut board, cfg.move_nodes);
         let moves: Vec<(Pos, Color)> = board.history().to_vec();
         // Plies from one after the opening to three before the end, in a seeded order.
         let first = opening.len() + 1;
@@ -126,47 +114,72 @@ pub fn selfplay_games(
             if taken == cfg.per_game {
                 break;
             }
-            let stones = moves[..ply].to_vec();
-            let side = if ply % 2 == 0 {
-                Color::Black
-            } else {
-                Color::White
-            };
-            let puzzle = Puzzle {
-                size,
-                rule,
-                side,
-                stones,
-                answers: Vec::new(),
-            };
-            let Ok(b) = puzzle.board() else { continue };
-            if features(&b, rule).is_none() {
+            let Some(labelled) = label_ply(&mut labeller, config, cfg, &moves, ply, winner) else {
                 continue;
-            }
-            let d = teacher::decide(
-                &mut labeller,
-                config,
-                &b,
-                rule,
-                Budget::Nodes(cfg.label_nodes),
-            );
-            let Some(score) = d.score else { continue };
-            let result = match winner {
-                None => 0.5,
-                Some(w) if w == side => 1.0,
-                Some(_) => 0.0,
             };
             taken += 1;
-            each(
-                game,
-                Labelled {
-                    line: 0,
-                    puzzle,
-                    best: d.pos,
-                    label: label_of(score, cfg.scale),
-                    result: Some(result),
-                },
-            );
+            each(game, labelled);
         }
     }
+}
+
+/// Plays the game on `board` to its end, each colour's engine `nodes` a move; the winner.
+fn play_out(
+    engines: &mut [AlphaBeta; 2],
+    config: &Config,
+    board: &mut Board,
+    nodes: u64,
+) -> Option<Color> {
+    let rule = Rule::Freestyle;
+    loop {
+        let c = board.side_to_move();
+        let p = play_move(&mut engines[c.index()], config, board, nodes);
+        match rules::play_checked(board, p, c, rule) {
+            Ok(MoveOutcome::Continue) => {}
+            Ok(MoveOutcome::Win) => return Some(c),
+            Ok(MoveOutcome::Draw) | Err(_) => return None,
+        }
+    }
+}
+
+/// The position after the first `ply` of `moves`, labelled by `labeller`'s search and the
+/// game's result; `None` for a position the fit does not read or the search gave no score.
+fn label_ply(
+    labeller: &mut AlphaBeta,
+    config: &Config,
+    cfg: &SelfplayConfig,
+    moves: &[(Pos, Color)],
+    ply: usize,
+    winner: Option<Color>,
+) -> Option<Labelled> {
+    let (rule, size) = (Rule::Freestyle, 15);
+    let stones = moves[..ply].to_vec();
+    let side = if ply % 2 == 0 {
+        Color::Black
+    } else {
+        Color::White
+    };
+    let puzzle = Puzzle {
+        size,
+        rule,
+        side,
+        stones,
+        answers: Vec::new(),
+    };
+    let b = puzzle.board().ok()?;
+    features(&b, rule)?;
+    let d = teacher::decide(labeller, config, &b, rule, Budget::Nodes(cfg.label_nodes));
+    let score = d.score?;
+    let result = match winner {
+        None => 0.5,
+        Some(w) if w == side => 1.0,
+        Some(_) => 0.0,
+    };
+    Some(Labelled {
+        line: 0,
+        puzzle,
+        best: d.pos,
+        label: label_of(score, cfg.scale),
+        result: Some(result),
+    })
 }
