@@ -6,7 +6,7 @@
 //! - A command that fails leaves the state exactly as it was and replies `ERROR <reason>`: a
 //!   refused `BOARD` keeps the previous position, a refused `TURN` places nothing.
 //! - `me` is our colour once any command has told us (BEGIN: black; first TURN on an empty
-//!   board: white; BOARD/YXBOARD: inferred, see [`infer_colour`]); before the algorithm is
+//!   board: white; BOARD/YXBOARD: inferred, see `setup::infer_colour`); before the algorithm is
 //!   asked, the board's side to move is set to `me`.
 //! - Every move we print has been placed on our board as our colour, and is legal: on the board,
 //!   empty, and not a renju forbidden point when we are black (an algorithm answer that is not
