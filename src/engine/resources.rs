@@ -204,12 +204,9 @@ fn mib(bytes: u64) -> String {
     }
 }
 
-/// The resources for `wanted` on `machine` (see the module docs), with a note for every
-/// request that was clamped.
-pub fn plan(wanted: Wanted, machine: &Machine) -> Resources {
-    let mut notes = Vec::new();
+/// The threads asked for, clamped to 1 and to the machine's cap, with a note when clamped.
+fn threads_on(wanted: &Wanted, machine: &Machine, notes: &mut Vec<String>) -> usize {
     let cap = machine.thread_cap();
-    let mut threads = wanted.threads.clamp(1, cap);
     if wanted.threads > cap {
         notes.push(format!(
             "thread_num {}: at most {cap} threads on this machine ({} logical CPUs, never fewer \
@@ -219,6 +216,14 @@ pub fn plan(wanted: Wanted, machine: &Machine) -> Resources {
     } else if wanted.threads == 0 {
         notes.push("thread_num 0: at least one thread; using 1".to_string());
     }
+    wanted.threads.clamp(1, cap)
+}
+
+/// The resources for `wanted` on `machine` (see the module docs), with a note for every
+/// request that was clamped.
+pub fn plan(wanted: Wanted, machine: &Machine) -> Resources {
+    let mut notes = Vec::new();
+    let mut threads = threads_on(&wanted, machine, &mut notes);
     let asked_table = (wanted.hash_kib > 0)
         .then(|| usize::try_from(wanted.hash_kib.saturating_mul(1024)).unwrap_or(usize::MAX));
     let mut table = asked_table
