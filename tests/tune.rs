@@ -2,7 +2,8 @@
 //! repetition from a seed, the parameters file's errors, and one tiny real run through the
 //! arena with the brain binary.
 
-use bango::front::tune::{parse_specs, tune, ParamSpec, Spsa, SpsaOptions, Step};
+use bango::front::arena::{GameConfig, Openings};
+use bango::front::tune::{parse_specs, tune, ArenaObjective, ParamSpec, Spsa, SpsaOptions, Step};
 use bango::game::rng::SplitMix64;
 use std::path::PathBuf;
 use std::process::Command;
@@ -297,4 +298,69 @@ fn a_tiny_real_run_writes_a_values_file_within_bounds() {
         .unwrap();
     assert_eq!(bad.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&bad.stderr).contains("line 1"));
+}
+
+#[test]
+fn an_interrupted_run_keeps_its_last_theta() {
+    let out = temp("interrupted").join("values.env");
+    let mut spsa = Spsa::new(parse_specs(SPECS).unwrap(), options(11));
+    let mut inner = noisy_objective(12);
+    let mut calls = 0;
+    let mut failing = |p: &[f64], m: &[f64]| {
+        calls += 1;
+        if calls == 3 {
+            return Err("engine died".to_string());
+        }
+        inner(p, m)
+    };
+    let mut steps = Vec::new();
+    let e = tune(&mut spsa, &mut failing, &out, &[], &mut |s| {
+        steps.push(s.clone())
+    })
+    .unwrap_err();
+    assert_eq!(e, "engine died");
+    assert_eq!(steps.len(), 2);
+    let text = std::fs::read_to_string(&out).unwrap();
+    assert!(text.contains("# iterations done: 2\n"), "{text}");
+    let specs = parse_specs(SPECS).unwrap();
+    let want = format!(
+        "BANGO_TUNE_ASPIRATION_DELTA={}\n",
+        specs[0].format(steps[1].theta[0])
+    );
+    assert!(text.contains(&want), "{text}");
+}
+
+#[test]
+fn the_arena_objective_runs_the_brain_with_each_sides_values() {
+    let specs = parse_specs(SPECS).unwrap();
+    let objective = ArenaObjective {
+        engine: "/opt/it's here/pbrain-bango".into(),
+        specs,
+        game: GameConfig::default(),
+        games: 4,
+        openings: Openings::Random {
+            stones: 3,
+            radius: 3,
+        },
+        seed: 10,
+        concurrency: 2,
+        nodes: Some(500),
+        calls: 3,
+    };
+    let m = objective.match_for(&[440.0, 1.25], &[360.0, 0.75]);
+    assert_eq!(m.engines.len(), 2);
+    let (plus, minus) = (&m.engines[0], &m.engines[1]);
+    assert_eq!(
+        plus.cmd,
+        "env BANGO_TUNE_ASPIRATION_DELTA=440 BANGO_TUNE_LMR_DIVISOR=1.25 \
+         '/opt/it'\\''s here/pbrain-bango'"
+    );
+    assert!(minus
+        .cmd
+        .starts_with("env BANGO_TUNE_ASPIRATION_DELTA=360 BANGO_TUNE_LMR_DIVISOR=0.75 "));
+    assert_eq!(plus.info, vec!["max_node 500".to_string()]);
+    assert_eq!(plus.threads, Some(1));
+    // Each iteration sees new openings: the seed moves with the calls made.
+    assert_eq!(m.seed, 13);
+    assert_eq!((m.games, m.concurrency), (4, 2));
 }
