@@ -13,6 +13,7 @@
 //! - [`train`]: self-play data and the fit of the evaluation and policy weights.
 //! - [`book`]: opening book tools.
 //! - [`farm`]: runs cut into shards (local processes, Slurm job arrays) and their merge.
+//! - [`tune`]: SPSA over the search's `BANGO_TUNE_*` tunables by matches.
 
 use bango::engine::config::Config;
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
@@ -29,6 +30,7 @@ mod layers;
 mod solve;
 mod teacher;
 mod train;
+mod tune;
 mod web;
 
 /// `pbrain-bango`: the Gomocup brain and its tools.
@@ -75,6 +77,8 @@ enum Command {
     /// Merge a farmed run's shards into its result (refuses missing, duplicated or foreign
     /// shards, and names them).
     Merge(farm::MergeArgs),
+    /// Tune `BANGO_TUNE_*` parameters by SPSA over matches between two copies of the brain.
+    Tune(tune::Args),
 }
 
 /// The environment variables besides the configuration's: read by the tools and tests.
@@ -116,6 +120,7 @@ pub fn run() -> u8 {
         Some(Command::Train(c)) => train::run(c, &config),
         Some(Command::Farm(c)) => farm::run(c, &config),
         Some(Command::Merge(a)) => farm::merge(a, &config),
+        Some(Command::Tune(a)) => tune::run(a),
     }
 }
 
