@@ -238,18 +238,7 @@ fn an_sprt_in_rounds_stops_at_the_first_round_that_decides() {
 #[test]
 fn selfplay_shards_make_the_unsharded_file() {
     let dir = fresh_dir("selfplay");
-    let args: Vec<String> = [
-        "--games",
-        "6",
-        "--move-nodes",
-        "300",
-        "--label-nodes",
-        "1000",
-    ]
-    .iter()
-    .chain(&["--per-game", "2", "--seed", "3"])
-    .map(|s| s.to_string())
-    .collect();
+    let args = selfplay_args(6, 3);
     let mut plain = vec!["train".to_string(), "selfplay".into(), "--out".into()];
     plain.push(dir.join("plain.txt").display().to_string());
     plain.extend(args.iter().cloned());

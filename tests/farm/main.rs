@@ -82,6 +82,27 @@ pub fn match_args(games: usize, nodes: [u64; 2], seed: u64) -> Vec<String> {
     ]
 }
 
+/// The `train selfplay` arguments of a small run (`games` games, two labelled positions a game).
+pub fn selfplay_args(games: usize, seed: u64) -> Vec<String> {
+    let games = games.to_string();
+    let seed = seed.to_string();
+    [
+        "--games",
+        &games,
+        "--move-nodes",
+        "300",
+        "--label-nodes",
+        "1000",
+        "--per-game",
+        "2",
+        "--seed",
+        &seed,
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect()
+}
+
 /// Reads a JSON file.
 pub fn read_json(path: &Path) -> Value {
     serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()

@@ -192,18 +192,7 @@ fn wait_for_run(run: &Path) {
 #[test]
 fn selfplay_and_an_sprt_in_rounds_on_slurm_match_the_local_runs() {
     let dir = fresh_dir("slurm-rounds");
-    let sp: Vec<String> = [
-        "--games",
-        "8",
-        "--move-nodes",
-        "300",
-        "--label-nodes",
-        "1000",
-    ]
-    .iter()
-    .chain(&["--per-game", "2", "--seed", "4"])
-    .map(|s| s.to_string())
-    .collect();
+    let sp = selfplay_args(8, 4);
     farm_local("selfplay", &dir.join("sp-local"), 4, 2, &[], &sp);
     let mut sprt = match_args(64, [2000, 30], 1);
     sprt.splice(0..0, ["--sprt".to_string(), "0,20".into()]);
