@@ -141,6 +141,7 @@ fn run(
             },
             stop: &stop,
             report: &report,
+            known: None,
         };
         let r = smp.search(&tt, &job);
         // A proven win ends a search before `depth`: its whole time counts.
@@ -298,6 +299,7 @@ fn paired_search(bp: &BenchPosition, pairing: Pairing, depth: u32) -> (u64, f64)
             plan: Plan::depth(depth),
             stop: &stop,
             report: &|_| {},
+            known: None,
         };
         let t = Instant::now();
         let nodes = smp.search(tt, &job).result.nodes;

@@ -201,6 +201,7 @@ fn worker_stack_covers_the_deepest_search() {
                     plan: Plan::within(Instant::now(), per_position),
                     stop: &stop,
                     report: &|_| {},
+                    known: None,
                 };
                 deepest = deepest.max(smp.search(&tt, &job).result.depth);
             }

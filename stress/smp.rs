@@ -92,6 +92,7 @@ fn search(
         plan,
         stop,
         report: &|_| {},
+        known: None,
     };
     smp.search(tt, &job)
 }

@@ -127,6 +127,7 @@ pub fn run(set: &[BenchPosition], depth: u32, hash_mib: usize, params: Params) -
             tt: &tt,
             stop: &stop,
             plan: Plan::depth(depth),
+            known: None,
         };
         let t = Instant::now();
         let r = worker.search(&ctx, &bp.board, bp.rule);
@@ -192,6 +193,7 @@ pub fn timed(bp: &BenchPosition, ms: u64, hash_mib: usize, params: Params) -> Ti
         tt: &tt,
         stop: &stop,
         plan,
+        known: None,
     };
     // One (cumulative nodes, elapsed ms) pair per completed iteration.
     let per_depth = std::sync::Mutex::new(Vec::new());

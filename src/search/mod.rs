@@ -7,6 +7,7 @@
 
 pub mod alphabeta;
 pub mod busy;
+pub mod known;
 pub mod settings;
 pub mod smp;
 pub mod timeman;

@@ -39,6 +39,7 @@ use crate::search::alphabeta::{
     Context, Params, Progress, Report, RootEvent, RootOptions, SearchResult, Worker,
 };
 use crate::search::busy::BusyMoves;
+use crate::search::known::KnownPositions;
 use crate::search::timeman::Plan;
 use crate::search::tt::TranspositionTable;
 use parking_lot::{Condvar, Mutex, MutexGuard};
@@ -275,6 +276,8 @@ pub struct Job<'a> {
     /// Receives the search's reports: each new deepest completed iteration (nodes summed over
     /// the workers), worker 0's root events, and the end.
     pub report: &'a (dyn Fn(Report<'_>) + Sync),
+    /// Positions whose value is known beforehand (see [`crate::search::known`]).
+    pub known: Option<&'a KnownPositions>,
 }
 
 /// What a lazy SMP search found.
@@ -386,6 +389,7 @@ impl LazySmp {
                 max_nodes: job.plan.max_nodes.map(|m| m / n as u64),
                 ..job.plan
             },
+            known: job.known,
         };
         let agg = Aggregator {
             total: AtomicU64::new(0),

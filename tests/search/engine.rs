@@ -75,6 +75,7 @@ fn search_with(
         tt: &tt,
         stop: &stop,
         plan: Plan::depth(depth),
+        known: None,
     };
     let mut worker = Worker::new(0, params);
     worker.root_options = options;
@@ -408,6 +409,7 @@ fn node_search(b: &Board, nodes: u64, params: Params) -> SearchResult {
         tt: &tt,
         stop: &stop,
         plan: Plan::nodes(nodes),
+        known: None,
     };
     Worker::new(0, params).search(&ctx, b, Rule::Freestyle)
 }
@@ -466,6 +468,7 @@ fn honours_node_and_depth_caps() {
         tt: &tt,
         stop: &stop,
         plan: Plan::nodes(5000),
+        known: None,
     };
     let r = Worker::new(0, Params::default()).search(&ctx, b, Rule::Freestyle);
     assert_eq!(r.nodes, 5000);
@@ -483,6 +486,7 @@ fn raised_stop_flag_answers_at_once() {
         tt: &tt,
         stop: &stop,
         plan: timeman::plan(&Limits::depth(30)),
+        known: None,
     };
     let t = Instant::now();
     let r = Worker::new(0, Params::default()).search(&ctx, b, Rule::Freestyle);
@@ -643,6 +647,7 @@ fn cut_counts_measure_the_move_order() {
         tt: &tt,
         stop: &stop,
         plan: Plan::depth(5),
+        known: None,
     };
     let mut w = Worker::new(0, Params::default());
     w.search(&ctx, &boards[0], Rule::Freestyle);

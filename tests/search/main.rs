@@ -2,5 +2,6 @@
 //! shared puzzle suites at fixed node budgets, and lazy SMP.
 
 mod engine;
+mod known;
 mod puzzles;
 mod smp;

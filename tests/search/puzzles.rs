@@ -34,6 +34,7 @@ fn search_in(p: &Puzzle, plan: Plan, params: Params, table_bytes: usize) -> Sear
         tt: &tt,
         stop: &stop,
         plan,
+        known: None,
     };
     let b = p.board().unwrap();
     Worker::new(0, params).search(&ctx, &b, p.rule)

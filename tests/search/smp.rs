@@ -63,6 +63,7 @@ fn smp_search(
         plan,
         stop: &stop,
         report: &report,
+        known: None,
     };
     let r = smp.search(&tt, &job);
     (r, lines.into_inner().unwrap())
@@ -86,6 +87,7 @@ fn worker_search(
         tt: &tt,
         stop: &stop,
         plan,
+        known: None,
     };
     let log = IterationLog(Mutex::new(Vec::new()), std::time::Instant::now());
     let r = worker.search_with(&ctx, b, rule, &log);

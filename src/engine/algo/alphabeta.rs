@@ -23,12 +23,15 @@ use super::{Algorithm, Analysis, Balance, Request};
 use crate::engine::config::Config;
 use crate::engine::resources::{self, Machine, Resources, Wanted};
 use crate::game::board::{Board, Pos};
+use crate::game::rules;
 use crate::knowledge::book::play::Opening;
 use crate::knowledge::book::swap2::{self, Swap2Reply};
-use crate::search::alphabeta::{Line, Report, RootOptions, SearchResult, WIN_MIN};
+use crate::search::alphabeta::{format_score, Line, Report, RootOptions, SearchResult, WIN_MIN};
+use crate::search::known::KnownPositions;
 use crate::search::smp::{Job, LazySmp};
 use crate::search::timeman::{self, Plan};
 use crate::search::tt::TableHandle;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// The share of a move's budget it may wait for a table still being filled (filling takes a
@@ -44,6 +47,8 @@ pub enum Source {
     Vcf,
     /// A verified own VCT.
     Vct,
+    /// A proven result stored in the analyst's database, played without search.
+    Database,
     /// The main search, with its last completed iteration (0: none, the top of the ladder).
     Search {
         /// The deepest completed iteration.
@@ -86,6 +91,8 @@ pub struct AlphaBeta {
     configured: Option<Wanted>,
     /// What the last plan gave.
     resources: Resources,
+    /// Positions an analyst's database settles (see [`Algorithm::set_known`]).
+    known: Option<Arc<KnownPositions>>,
 }
 
 impl AlphaBeta {
@@ -118,6 +125,7 @@ impl AlphaBeta {
                 limit: None,
                 notes: Vec::new(),
             },
+            known: None,
         }
     }
 
@@ -283,6 +291,10 @@ impl Algorithm for AlphaBeta {
         notes
     }
 
+    fn set_known(&mut self, known: Option<Arc<KnownPositions>>) {
+        self.known = known;
+    }
+
     fn resources(&self) -> Vec<String> {
         let r = &self.resources;
         let opt = |v: Option<u64>| v.map_or_else(|| "-".to_string(), |v| v.to_string());
@@ -310,6 +322,11 @@ impl AlphaBeta {
             // Analysis wants the lines themselves: no book move, no proof short cut.
             let options = root_options(req.analysis, RootOptions::default());
             return Decision::searched(&self.search(req, plan, options, req.report));
+        }
+        // A proven result the analyst stored is played as stored: the database outranks the
+        // book and the search.
+        if let Some(d) = self.stored_decision(req) {
+            return d;
         }
         // Opening knowledge first: a quiet book hit is played at once, otherwise it only
         // orders (or, for the prior, trims) the root.
@@ -388,6 +405,31 @@ impl AlphaBeta {
         Decision::searched(&self.search(req, plan, hints, req.report))
     }
 
+    /// The stored move of `req.board` when the database holds a proven result for it with a
+    /// legal best move (a best move that is not legal here, say after an edit, is ignored).
+    fn stored_decision(&self, req: &Request<'_>) -> Option<Decision> {
+        let known = self.known.as_deref()?;
+        if !known.covers(req.board.stone_count()) {
+            return None;
+        }
+        let k = known.get(req.board.key())?;
+        let best = k.best?;
+        let mut board = req.board.clone();
+        let mover = board.side_to_move();
+        if !k.is_proven() || !rules::is_legal(&mut board, best, mover, req.rule) {
+            return None;
+        }
+        (req.output)(&format!(
+            "database: {} stored, playing {best}",
+            format_score(k.score)
+        ));
+        Some(Decision {
+            pos: best,
+            score: Some(k.score),
+            source: Source::Database,
+        })
+    }
+
     /// One lazy SMP search of `req.board` within `plan`, with `options` at the root (the
     /// caller's: `req.analysis` is not applied here), reporting to `report`.
     fn search(
@@ -414,6 +456,7 @@ impl AlphaBeta {
             plan,
             stop: req.stop,
             report,
+            known: self.known.as_deref(),
         };
         self.smp.search(&tt, &job).result
     }
@@ -423,6 +466,7 @@ impl AlphaBeta {
         self.follow(req.config, req.output);
         let tt = self.table.table();
         let (smp, rule, stop) = (&mut self.smp, req.rule, req.stop);
+        let known = self.known.as_deref();
         let mut search = |b: &Board, plan: Plan| {
             tt.new_search();
             let job = Job {
@@ -431,6 +475,7 @@ impl AlphaBeta {
                 plan,
                 stop,
                 report: &|_| {},
+                known,
             };
             smp.search(&tt, &job).result
         };

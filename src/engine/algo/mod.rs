@@ -110,6 +110,13 @@ pub trait Algorithm: Send {
         Vec::new()
     }
 
+    /// Positions whose value is settled beforehand (an analyst's database; `None`: none). The
+    /// search reads them like table entries, and plain play answers a stored proven result
+    /// without search. The default ignores them.
+    fn set_known(&mut self, known: Option<std::sync::Arc<crate::search::known::KnownPositions>>) {
+        let _ = known;
+    }
+
     /// Lines describing the resources the algorithm holds now (threads, table), for `PRINT`.
     fn resources(&self) -> Vec<String> {
         Vec::new()

@@ -110,6 +110,7 @@ impl Builder {
                 hard: Some(now + Duration::from_millis(self.p.time_ms)),
                 ..Plan::depth(self.p.depth)
             },
+            known: None,
         };
         self.tt.new_search();
         let r = self.worker.search(&ctx, board, self.p.rule);

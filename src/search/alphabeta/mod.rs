@@ -32,6 +32,7 @@
 //! From the side to move's view; see [`score`].
 
 use crate::game::board::Pos;
+use crate::search::known::KnownPositions;
 use crate::search::timeman::Plan;
 use crate::search::tt::TranspositionTable;
 use std::sync::atomic::AtomicBool;
@@ -65,6 +66,9 @@ pub struct Context<'a> {
     pub stop: &'a AtomicBool,
     /// The deadlines and the depth and node caps (each worker's, for the node cap).
     pub plan: Plan,
+    /// Positions whose value is known beforehand (an analyst's database), read like table
+    /// entries that are never overwritten; `None` in play.
+    pub known: Option<&'a KnownPositions>,
 }
 
 /// What a search found.

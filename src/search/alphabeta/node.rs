@@ -5,6 +5,7 @@ use super::run::Run;
 use super::score::{from_tt, win_in};
 use super::MAX_PLY;
 use crate::evaluation::movegen::{self, Scope};
+use crate::game::board::Pos;
 use crate::search::tt::Bound;
 
 impl Run<'_, '_> {
@@ -45,13 +46,21 @@ impl Run<'_, '_> {
             return self.qsearch(alpha, beta, ply, self.params.qsearch_fours);
         }
 
-        // Step 5. Transposition table: a deep enough bound that settles the window ends the node
-        // (not at PV nodes, so the principal variation stays whole); its move is tried first.
+        // Step 5. Known positions, then the transposition table. A value known beforehand (an
+        // analyst's database) to at least this depth is the node's exact value, at PV nodes
+        // too: it is what the analyst wants the search to build on. A deep enough table bound
+        // that settles the window ends the node (not at PV nodes, so the principal variation
+        // stays whole). The table's move, else the known one, is tried first.
         let key = self.pos.key();
+        let (known_move, known_value) = self.known(key, depth, ply);
+        if let Some(s) = known_value {
+            return s;
+        }
         let (tt_move, tt_cut) = self.probe(key, depth, alpha, beta, ply, pv_node);
         if let Some(s) = tt_cut {
             return s;
         }
+        let tt_move = tt_move.or(known_move);
 
         // Step 6. Generate once, score once, order by the ladder, table move, killers, history.
         let mut moves = std::mem::take(&mut self.stack[ply].moves);
@@ -85,6 +94,23 @@ impl Run<'_, '_> {
         best
     }
 
+    /// What is known beforehand of a node: its best move, and its value when known to at least
+    /// `depth` (re-based on `ply`, as table scores are). Skips the lookup at once when no known
+    /// position has this many stones.
+    fn known(&self, key: u64, depth: i32, ply: usize) -> (Option<Pos>, Option<i32>) {
+        let Some(known) = self.ctx.known else {
+            return (None, None);
+        };
+        if !known.covers(self.pos.board().stone_count()) {
+            return (None, None);
+        }
+        let Some(k) = known.get(key) else {
+            return (None, None);
+        };
+        let value = (i32::from(k.depth) >= depth).then(|| from_tt(k.score, ply));
+        (k.best, value)
+    }
+
     /// The table's advice for a node: its move, and its score when a deep enough bound settles
     /// the window (never at PV nodes).
     fn probe(
@@ -95,7 +121,7 @@ impl Run<'_, '_> {
         beta: i32,
         ply: usize,
         pv_node: bool,
-    ) -> (Option<crate::game::board::Pos>, Option<i32>) {
+    ) -> (Option<Pos>, Option<i32>) {
         if !self.params.tt {
             return (None, None);
         }
