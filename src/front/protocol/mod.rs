@@ -56,6 +56,7 @@ pub mod command;
 pub mod fields;
 pub mod info;
 pub mod lines;
+mod openings;
 pub mod parser;
 pub mod report;
 pub mod session;

@@ -12,8 +12,8 @@
 //!   empty, and not a renju forbidden point when we are black (an algorithm answer that is not
 //!   legal is replaced, with a `DEBUG` line saying so).
 //!
-//! The analysis commands are in `analysis`, the opening-rule commands in `swap`, and what a
-//! `BOARD` body means in `setup` (field 3 included): each an `impl Session` of its own.
+//! The analysis commands are in `analysis`, the opening-rule commands in `swap` and `openings`,
+//! and what a `BOARD` body means in `setup` (field 3 included): each an `impl Session` of its own.
 
 use super::command::{BoardKind, Command, Coord, Info, Owner};
 use super::info::{self, Setting};
@@ -124,6 +124,7 @@ impl Session {
             Command::Play(c) => self.play(c).map(|p| out(&p.to_string())),
             Command::Swap2Board(stones) => self.swap2(&stones, false, started, stop, out),
             Command::Swap1Board(stones) => self.swap2(&stones, true, started, stop, out),
+            Command::Opening(step) => self.opening(step, started, stop, out),
             Command::Info(info) => self.info(info, out),
             Command::About => {
                 out(&about(self.algo.name()));
