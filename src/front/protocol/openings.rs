@@ -178,8 +178,8 @@ fn black_first(board: &Board) -> Result<Board, String> {
         ));
     }
     let mut b = Board::new(board.size());
-    for i in 0..black.len() {
-        b.play(black[i]).expect("distinct stones of one board");
+    for (i, &p) in black.iter().enumerate() {
+        b.play(p).expect("distinct stones of one board");
         if let Some(&w) = white.get(i) {
             b.play(w).expect("distinct stones of one board");
         }
