@@ -43,7 +43,7 @@
 //!   [`search::alphabeta::Params`]); the environment, `--set`, `INFO` (if keyed) and `--help` follow.
 //! - a new **protocol command**: name it in `front/protocol/command.rs`, parse it in
 //!   `front/protocol/parser.rs` (parsing only), apply it in `front/protocol/session.rs` (or the
-//!   session file of its kind: `analysis.rs`, `swap.rs`).
+//!   session file of its kind: `analysis.rs`, `swap.rs`, `openings.rs`).
 //! - a new **transport**: feed lines to [`front::protocol::run_session`] (see `front/protocol/tcp.rs` and
 //!   [`front::gui`]).
 //! - a new **tool**: library functions in the layer they belong to, the command line in
