@@ -261,3 +261,72 @@ fn malformed_soosorv_steps_are_refused_and_the_session_goes_on() {
     let print = b.recv();
     assert!(print.contains(", 3 stones,"), "{print}");
 }
+
+/// The steps reuse `SWAP2BOARD`'s decisions: with searches of one ply (`timeout_turn 0`, one
+/// worker: deterministic), a fresh brain answers `yxswap2step1` with the stones a fresh brain
+/// answers to an empty `SWAP2BOARD`, and `yxswap2step2` as `SWAP2BOARD` with the same three
+/// stones, the points in the same order (`x y` for `x,y`).
+#[test]
+fn swap2_steps_take_swap2boards_decisions() {
+    let fresh = || {
+        let mut b = Brain::spawn(Mode::Pipe, &[("BANGO_ALGO", "")]);
+        b.send("START 15");
+        b.expect("OK");
+        for info in ["INFO rule 0", "INFO thread_num 1", "INFO timeout_turn 0"] {
+            b.send(info);
+        }
+        b
+    };
+    let mut board = fresh();
+    board.send("SWAP2BOARD");
+    board.send("DONE");
+    let proposal = board.recv();
+    let mut steps = fresh();
+    steps.send("yxswap2step1");
+    let as_board: Vec<String> = replies(&mut steps, "yxswap2step1", 3)
+        .iter()
+        .enumerate()
+        .map(|(i, l)| {
+            let (x, y) = point(l, &format!("MESSAGE SWAP2 MOVE{} ", i + 1));
+            format!("{x},{y}")
+        })
+        .collect();
+    assert_eq!(as_board.join(" "), proposal);
+
+    // Three openings whose one-ply decisions differ: two stones, one stone, a swap.
+    let mut kinds = Vec::new();
+    for opening in [
+        [(7, 7), (8, 8), (3, 5)],
+        [(7, 7), (6, 6), (11, 3)],
+        [(7, 7), (8, 7), (6, 8)],
+    ] {
+        let mut board = fresh();
+        board.send("SWAP2BOARD");
+        for (x, y) in opening {
+            board.send(&format!("{x},{y}"));
+        }
+        board.send("DONE");
+        let answer = board.recv();
+        let mut steps = fresh();
+        yxboard(&mut steps, &opening);
+        steps.send("yxswap2step2");
+        let first = replies(&mut steps, "yxswap2step2", 1).remove(0);
+        let (kind, translated) = match first.as_str() {
+            "MESSAGE SWAP2 SWAP1 YES" => ("swap", "SWAP".to_string()),
+            // Staying white: `SWAP2BOARD` names the fourth stone Yixin-Board asks by `BOARD`.
+            "MESSAGE SWAP2 SWAP1 NO" => {
+                assert!(!answer.contains(' ') && answer != "SWAP", "{answer}");
+                ("stay white", answer.clone())
+            }
+            _ => {
+                let fourth = point(&first, "MESSAGE SWAP2 MOVE4 ");
+                let fifth = point(&steps.recv(), "MESSAGE SWAP2 MOVE5 ");
+                let two = format!("{},{} {},{}", fourth.0, fourth.1, fifth.0, fifth.1);
+                ("two stones", two)
+            }
+        };
+        assert_eq!(translated, answer, "{opening:?}");
+        kinds.push(kind);
+    }
+    assert_eq!(kinds, ["two stones", "stay white", "swap"]);
+}
