@@ -2,6 +2,7 @@
 //! games between two brains.
 
 mod analysis;
+mod openings;
 mod resources;
 mod selfplay;
 mod transcripts;

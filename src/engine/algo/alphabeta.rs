@@ -25,7 +25,8 @@ use crate::engine::resources::{self, Machine, Resources, Wanted};
 use crate::game::board::{Board, Pos};
 use crate::game::rules;
 use crate::knowledge::book::play::Opening;
-use crate::knowledge::book::swap2::{self, Swap2Reply};
+use crate::knowledge::book::soosorv::{self, SoosorvReply, SoosorvStep};
+use crate::knowledge::book::swap2::{self, Searcher, Swap2Reply};
 use crate::search::alphabeta::{format_score, Line, Report, RootOptions, SearchResult, WIN_MIN};
 use crate::search::known::KnownPositions;
 use crate::search::smp::{Job, LazySmp};
@@ -256,6 +257,12 @@ impl Algorithm for AlphaBeta {
         self.swap_decision(req, true)
     }
 
+    fn soosorv(&mut self, req: &Request<'_>, step: &SoosorvStep) -> Option<SoosorvReply> {
+        self.with_searcher(req, |search| {
+            soosorv::decide(req.board, req.rule, step, &req.limits, search)
+        })
+    }
+
     fn new_game(&mut self, _size: usize, config: &Config) {
         // The session configures before a new game and prints what was clamped; other callers
         // get the settings applied here without a word.
@@ -461,8 +468,13 @@ impl AlphaBeta {
         self.smp.search(&tt, &job).result
     }
 
-    /// Swap2 ([`swap2::decide`]) or Swap1 ([`swap2::choose_colour`] after three stones).
-    fn swap_decision(&mut self, req: &Request<'_>, swap1: bool) -> Option<Swap2Reply> {
+    /// Runs an opening decision `decide` with a searcher over this engine's workers and table
+    /// (silent searches: an opening step's answer is its only output).
+    fn with_searcher<R>(
+        &mut self,
+        req: &Request<'_>,
+        decide: impl FnOnce(&mut Searcher<'_>) -> R,
+    ) -> R {
         self.follow(req.config, req.output);
         let tt = self.table.table();
         let (smp, rule, stop) = (&mut self.smp, req.rule, req.stop);
@@ -479,15 +491,22 @@ impl AlphaBeta {
             };
             smp.search(&tt, &job).result
         };
-        if swap1 {
-            if req.board.stone_count() != 3 {
-                return None;
-            }
-            let mut b = req.board.clone();
-            b.set_side_to_move(crate::game::board::Color::White);
-            return Some(swap2::choose_colour(&b, &req.limits, &mut search));
+        decide(&mut search)
+    }
+
+    /// Swap2 ([`swap2::decide`]) or Swap1 ([`swap2::choose_colour`] after three stones).
+    fn swap_decision(&mut self, req: &Request<'_>, swap1: bool) -> Option<Swap2Reply> {
+        if swap1 && req.board.stone_count() != 3 {
+            return None;
         }
-        swap2::decide(req.board, req.rule, &req.limits, &mut search)
+        self.with_searcher(req, |search| {
+            if swap1 {
+                let mut b = req.board.clone();
+                b.set_side_to_move(crate::game::board::Color::White);
+                return Some(swap2::choose_colour(&b, &req.limits, search));
+            }
+            swap2::decide(req.board, req.rule, &req.limits, search)
+        })
     }
 }
 

@@ -137,6 +137,18 @@ pub trait Algorithm: Send {
         let _ = req;
         None
     }
+
+    /// The Soosõrv-N decision `step` for `req.board` (the stones so far, black first; see
+    /// [`crate::knowledge::book::soosorv`]). `None` (the default, or a board that does not fit the
+    /// step) leaves the session to refuse the step with `ERROR`.
+    fn soosorv(
+        &mut self,
+        req: &Request<'_>,
+        step: &crate::knowledge::book::soosorv::SoosorvStep,
+    ) -> Option<crate::knowledge::book::soosorv::SoosorvReply> {
+        let _ = (req, step);
+        None
+    }
 }
 
 /// The algorithm names the registry knows, default first.

@@ -83,6 +83,22 @@ pub enum Info {
     },
 }
 
+/// One step of an opening rule as Yixin-Board drives it (see `super::openings`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OpeningStep {
+    /// `yxswap2stepK`, K = 1..=3: Swap2 on the position `YXBOARD` last set (empty for step 1).
+    Swap2(u8),
+    /// `yxsoosorvstepK [N]`, K = 1..=6, with the moves of its body in order (none for step 1).
+    Soosorv {
+        /// K.
+        step: u8,
+        /// N as sent (steps 4 and 5 only).
+        offers: Option<i64>,
+        /// The stones so far, black first; for step 6 the fifth-stone offers follow the four.
+        moves: Vec<Coord>,
+    },
+}
+
 /// One parsed command.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Command {
@@ -140,6 +156,8 @@ pub enum Command {
     YxBlockUndo,
     /// `YXBLOCKRESET`: every blocked move is allowed again.
     YxBlockReset,
+    /// An opening-rule step (Yixin-Board's Swap2 and Soosõrv commands).
+    Opening(OpeningStep),
     /// A command word we do not know (the reply is `UNKNOWN <what>`).
     Unknown(String),
     /// A known command that is malformed (the reply is `ERROR <reason>`).
@@ -159,6 +177,7 @@ impl Command {
                 | Command::YxNbest(_)
                 | Command::YxSearchDefend
                 | Command::YxBalance { .. }
+                | Command::Opening(_)
         )
     }
 }

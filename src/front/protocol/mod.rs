@@ -7,8 +7,8 @@
 //!   [`fields`] for the values inside a line.
 //! - [`info`]: what each `INFO` key accepts (clamps and notes).
 //! - [`session`]: the state machine that applies commands and writes replies; the analysis
-//!   commands (`analysis`), the Swap commands (`swap`) and what a `BOARD` body means (`setup`)
-//!   are files of their own.
+//!   commands (`analysis`), the Swap commands (`swap`), Yixin-Board's opening steps
+//!   (`openings`) and what a `BOARD` body means (`setup`) are files of their own.
 //! - [`tcp`]: the TCP server.
 //!
 //! [`run_session`] joins them with two threads. The *reader* owns the input: it reads, parses and
@@ -56,6 +56,7 @@ pub mod command;
 pub mod fields;
 pub mod info;
 pub mod lines;
+mod openings;
 pub mod parser;
 pub mod report;
 pub mod session;

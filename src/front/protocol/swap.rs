@@ -79,6 +79,35 @@ impl Session {
         stop: &AtomicBool,
         out: Sink<'_>,
     ) -> bool {
+        let Some((reply, b, me)) = self.swap2_decision(board, swap1, started, stop, out) else {
+            return false;
+        };
+        let text = match reply {
+            Swap2Reply::Swap => "SWAP".to_string(),
+            Swap2Reply::Moves(moves) => {
+                let text: Vec<String> = moves.iter().map(|p| p.to_string()).collect();
+                text.join(" ")
+            }
+        };
+        self.board = Some(b);
+        self.me = me;
+        self.answered(started);
+        out(&text);
+        true
+    }
+
+    /// The algorithm's Swap2 (or Swap1) answer to `board` when it gives one that fits the
+    /// stone count and is legal: the answer, the position after it and our colour after it (a
+    /// swap makes us black, one stone after three or five white; otherwise the opponent
+    /// chooses). Changes nothing in the session.
+    pub(super) fn swap2_decision(
+        &mut self,
+        board: &Board,
+        swap1: bool,
+        started: Instant,
+        stop: &AtomicBool,
+        out: Sink<'_>,
+    ) -> Option<(Swap2Reply, Board, Option<Color>)> {
         let emit = self.notes(out);
         let req = Request {
             board,
@@ -98,39 +127,33 @@ impl Session {
                 algo.swap2(&req)
             }
         }));
-        let Ok(Some(reply)) = reply else { return false };
+        let Ok(Some(reply)) = reply else { return None };
         let n = board.stone_count();
         let mut b = board.clone();
-        let (text, me) = match reply {
-            Swap2Reply::Swap if n > 0 => ("SWAP".to_string(), Some(Color::Black)),
+        let me = match &reply {
+            Swap2Reply::Swap if n > 0 => Some(Color::Black),
             Swap2Reply::Moves(moves)
                 if matches!((n, moves.len()), (0, 3) | (3, 1 | 2) | (5, 1))
                     && !(swap1 && moves.len() != 1) =>
             {
-                for &p in &moves {
+                for &p in moves {
                     let mover = b.side_to_move();
                     if !rules::is_legal(&mut b, p, mover, self.rule) {
                         out(&format!("DEBUG illegal Swap2 stone {p}; answering simply"));
-                        return false;
+                        return None;
                     }
                     b.play(p).expect("checked legal");
                 }
-                let text: Vec<String> = moves.iter().map(|p| p.to_string()).collect();
                 // One stone after three or five: we took white. Otherwise the opponent chooses.
-                let me = (moves.len() == 1).then_some(Color::White);
-                (text.join(" "), me)
+                (moves.len() == 1).then_some(Color::White)
             }
             other => {
                 out(&format!(
                     "DEBUG Swap2 answer {other:?} does not fit {n} stones; answering simply"
                 ));
-                return false;
+                return None;
             }
         };
-        self.board = Some(b);
-        self.me = me;
-        self.answered(started);
-        out(&text);
-        true
+        Some((reply, b, me))
     }
 }

@@ -22,6 +22,7 @@
 pub mod build;
 pub mod classic;
 pub mod play;
+pub mod soosorv;
 pub mod swap2;
 pub mod symmetry;
 pub mod validate;

@@ -51,15 +51,18 @@ pub enum Swap2Reply {
 /// table and worker).
 pub type Searcher<'a> = dyn FnMut(&Board, Plan) -> SearchResult + 'a;
 
-/// Splits a move's limits into `n` search slots.
-struct Slots {
+/// Splits a move's limits into `n` search slots (shared with the other opening rules' decisions,
+/// so that every opening step honours the move's budget the same way).
+pub(super) struct Slots {
     per: Option<Duration>,
     max_depth: u32,
     max_nodes: Option<u64>,
 }
 
 impl Slots {
-    fn new(limits: &Limits, n: usize) -> Slots {
+    /// `n` even slots of what is left of `limits` (see the module docs' *Time*).
+    pub(super) fn new(limits: &Limits, n: usize) -> Slots {
+        let n = n.max(1);
         let depth_cap = limits.max_depth.unwrap_or(u32::MAX);
         let slots = |per: Option<Duration>, depth: u32| Slots {
             per,
@@ -77,7 +80,8 @@ impl Slots {
         }
     }
 
-    fn run(&self, search: &mut Searcher<'_>, board: &Board) -> SearchResult {
+    /// One search of `board` (its side to move) within one slot.
+    pub(super) fn run(&self, search: &mut Searcher<'_>, board: &Board) -> SearchResult {
         let now = Instant::now();
         let clock = match self.per {
             None => Plan::UNLIMITED,
@@ -127,7 +131,17 @@ pub fn proposals(size: usize) -> Vec<[Pos; 3]> {
 
 /// The answer to an empty `SWAP2BOARD`: the most balanced proposal.
 pub fn propose(size: usize, limits: &Limits, search: &mut Searcher<'_>) -> [Pos; 3] {
-    let all = proposals(size);
+    most_balanced(size, proposals(size), limits, search)
+}
+
+/// The three-stone opening among `all` whose search (white to move) scores nearest zero, so
+/// that the opponent's colour choice gains little.
+pub fn most_balanced(
+    size: usize,
+    all: Vec<[Pos; 3]>,
+    limits: &Limits,
+    search: &mut Searcher<'_>,
+) -> [Pos; 3] {
     let slots = Slots::new(limits, all.len());
     let mut best: Option<([Pos; 3], i32)> = None;
     for three in all {
@@ -173,21 +187,16 @@ pub fn after_three(
     let fourth = r.best;
     let mut b = board.clone();
     b.play(fourth).expect("search answers an empty point");
-    // Black's candidates in the search's own order of promise: ladder rank, then value.
-    let mut pos = Position::new(&b, rule);
-    let mut moves = Vec::new();
-    movegen::generate(&mut pos, true, &mut moves);
-    moves.sort_by_key(|m| std::cmp::Reverse((m.rank, m.value, std::cmp::Reverse(m.pos))));
     let mut best: Option<(Pos, i32)> = None;
-    for m in moves.iter().take(FIFTH_CANDIDATES) {
-        if is_win_at(&b, m.pos, Color::Black, rule) {
+    for p in promising_moves(&b, rule).into_iter().take(FIFTH_CANDIDATES) {
+        if is_win_at(&b, p, Color::Black, rule) {
             continue;
         }
-        b.play(m.pos).expect("generated moves are empty points");
+        b.play(p).expect("generated moves are empty points");
         let s = slots.run(search, &b).score.abs();
         b.undo();
         if best.is_none_or(|(_, v)| s < v) {
-            best = Some((m.pos, s));
+            best = Some((p, s));
         }
     }
     match best {
@@ -196,6 +205,16 @@ pub fn after_three(
         None if r.score < 0 => Swap2Reply::Swap,
         None => Swap2Reply::Moves(vec![fourth]),
     }
+}
+
+/// The side to move's candidate moves in the search's own order of promise: ladder rank, then
+/// value, then index (so the order is deterministic).
+pub fn promising_moves(board: &Board, rule: Rule) -> Vec<Pos> {
+    let mut pos = Position::new(board, rule);
+    let mut moves = Vec::new();
+    movegen::generate(&mut pos, true, &mut moves);
+    moves.sort_by_key(|m| std::cmp::Reverse((m.rank, m.value, std::cmp::Reverse(m.pos))));
+    moves.into_iter().map(|m| m.pos).collect()
 }
 
 /// The answer to `SWAP2BOARD` with `board`'s stones (0, 3 or 5, placed black first); `None`

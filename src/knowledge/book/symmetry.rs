@@ -97,6 +97,24 @@ pub fn canonical_all(stones: &[(Pos, Color)], size: usize) -> (Key, Vec<Symmetry
     (min, syms)
 }
 
+/// The symmetries that map `board`'s position onto itself (the identity always among them).
+/// Two moves are copies of each other on this board when one of these maps one onto the other.
+pub fn stabilizer(board: &Board) -> Vec<Symmetry> {
+    let stones = stones_of(board);
+    let size = board.size();
+    let own = key_of(&stones, size, Symmetry::IDENTITY);
+    Symmetry::ALL
+        .into_iter()
+        .filter(|&s| key_of(&stones, size, s) == own)
+        .collect()
+}
+
+/// Whether `a` and `b` are the same move up to a symmetry that keeps `board`'s position
+/// (`syms`, from [`stabilizer`]).
+pub fn same_up_to(syms: &[Symmetry], a: Pos, b: Pos, size: usize) -> bool {
+    syms.iter().any(|s| s.apply(a, size) == b)
+}
+
 /// The stones of a board with their colours.
 pub fn stones_of(board: &Board) -> Vec<(Pos, Color)> {
     let mut v: Vec<(Pos, Color)> = board
@@ -126,6 +144,23 @@ mod tests {
             assert_eq!(s.inverse().apply_xy(a, b, size), p);
         }
         assert_eq!(Symmetry::IDENTITY.apply_xy(3, 4, size), (3, 4));
+    }
+
+    #[test]
+    fn stabilizer_of_a_diagonal_position_is_its_mirror() {
+        // Black at the centre, white diagonally next to it: only the identity and the mirror
+        // in that diagonal keep the position.
+        let mut b = Board::new(15);
+        b.play(Pos::new(7, 7)).unwrap();
+        b.play(Pos::new(8, 8)).unwrap();
+        let syms = stabilizer(&b);
+        assert_eq!(syms.len(), 2, "{syms:?}");
+        assert!(syms.contains(&Symmetry::IDENTITY));
+        assert!(same_up_to(&syms, Pos::new(7, 9), Pos::new(9, 7), 15));
+        assert!(!same_up_to(&syms, Pos::new(7, 9), Pos::new(5, 7), 15));
+        assert_eq!(stabilizer(&Board::new(15)).len(), 8);
+        b.play(Pos::new(2, 9)).unwrap();
+        assert_eq!(stabilizer(&b), vec![Symmetry::IDENTITY]);
     }
 
     #[test]
