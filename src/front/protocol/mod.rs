@@ -7,8 +7,9 @@
 //!   [`fields`] for the values inside a line.
 //! - [`info`]: what each `INFO` key accepts (clamps and notes).
 //! - [`session`]: the state machine that applies commands and writes replies; the analysis
-//!   commands (`analysis`), the Swap commands (`swap`) and what a `BOARD` body means (`setup`)
-//!   are files of their own.
+//!   commands (`analysis`), the Swap commands (`swap`), what a `BOARD` body means (`setup`),
+//!   the table commands (`table`) and the draw and resignation queries (`judge`) are files of
+//!   their own.
 //! - [`tcp`]: the TCP server.
 //!
 //! [`run_session`] joins them with two threads. The *reader* owns the input: it reads, parses and
@@ -55,12 +56,14 @@ mod analysis;
 pub mod command;
 pub mod fields;
 pub mod info;
+mod judge;
 pub mod lines;
 pub mod parser;
 pub mod report;
 pub mod session;
 mod setup;
 mod swap;
+mod table;
 pub mod tcp;
 
 pub use command::Command;
