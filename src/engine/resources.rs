@@ -367,7 +367,7 @@ mod tests {
             };
             assert_eq!(
                 kib,
-                (limit - fixed_bytes(1)) / TABLE_FACTOR >> 10,
+                ((limit - fixed_bytes(1)) / TABLE_FACTOR) >> 10,
                 "{max_memory}"
             );
             let taken = plan(wanted(1, kib, max_memory), &m);
