@@ -335,3 +335,28 @@ fn draw_and_resign_answer_from_the_evaluation() {
     let print = b.recv();
     assert!(print.contains(", 9 stones, we play black,"), "{print}");
 }
+
+/// An algorithm without a table (random) refuses the table commands and writes nothing.
+#[test]
+fn without_a_table_the_commands_say_so() {
+    let dir = scratch("random");
+    let path = dir.join("r.bin");
+    let mut b = Brain::spawn(Mode::Pipe, &[]);
+    let none = "the random algorithm keeps no transposition table";
+    b.send(&format!("yxhashdump {}", path.display()));
+    b.expect(&format!("ERROR {none}"));
+    b.send("yxhashload");
+    b.send(path.to_str().unwrap());
+    b.expect(&format!("ERROR {none}"));
+    b.send("yxshowhashusage");
+    b.expect(&format!("ERROR {none}"));
+    assert!(!path.exists());
+    b.send("START 15");
+    b.expect("OK");
+    b.send("yxresign");
+    b.expect(
+        "ERROR YXRESIGN: the random algorithm gave no evaluation (it judges no positions, or no \
+         search iteration completed in the time given)",
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

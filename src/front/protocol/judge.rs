@@ -93,7 +93,8 @@ impl Session {
         let (_, lines) = asked?;
         let best = lines.iter().map(|l| l.score).max().ok_or_else(|| {
             format!(
-                "the {} algorithm gave no evaluation in the time given",
+                "the {} algorithm gave no evaluation (it judges no positions, or no search \
+                 iteration completed in the time given)",
                 self.algo.name()
             )
         })?;

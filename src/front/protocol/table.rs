@@ -16,7 +16,6 @@
 use super::session::Session;
 use super::Sink;
 use crate::search::tt::{TranspositionTable, ENTRY_BYTES, HEADER_BYTES};
-use std::io::Write;
 use std::path::Path;
 use std::sync::Arc;
 
@@ -32,13 +31,13 @@ impl Session {
     /// `YXHASHDUMP path`: the table's live entries written to `path`.
     pub(super) fn hash_dump(&mut self, path: &str, out: Sink<'_>) -> Result<(), String> {
         let table = self.hash_table()?;
-        let bytes = table.dump();
-        let entries = (bytes.len() - HEADER_BYTES - 4) / ENTRY_BYTES;
-        write_replacing(Path::new(path), &bytes)
-            .map_err(|e| format!("YXHASHDUMP {path}: {e}; nothing written"))?;
+        let entries = write_replacing(Path::new(path), |file| {
+            table.dump_to(std::io::BufWriter::new(file))
+        })
+        .map_err(|e| format!("YXHASHDUMP {path}: {e}; nothing written"))?;
+        let bytes = HEADER_BYTES as u64 + entries * ENTRY_BYTES as u64 + 4;
         out(&format!(
-            "MESSAGE hash dumped: {entries} entries, {} bytes to {path}",
-            bytes.len()
+            "MESSAGE hash dumped: {entries} entries, {bytes} bytes to {path}"
         ));
         Ok(())
     }
@@ -80,8 +79,12 @@ impl Session {
     }
 }
 
-/// Writes `bytes` to a temporary file beside `path`, then renames it over `path`.
-fn write_replacing(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+/// Has `write` fill a temporary file beside `path`, syncs it and renames it over `path`;
+/// returns what `write` returned.
+fn write_replacing<T>(
+    path: &Path,
+    write: impl FnOnce(&mut std::fs::File) -> std::io::Result<T>,
+) -> std::io::Result<T> {
     let name = path
         .file_name()
         .ok_or_else(|| std::io::Error::other("not a file name"))?;
@@ -89,10 +92,11 @@ fn write_replacing(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     temp_name.push(format!(".part{}", std::process::id()));
     let temp = path.with_file_name(temp_name);
     let written = std::fs::File::create(&temp).and_then(|mut f| {
-        f.write_all(bytes)?;
-        f.sync_all()
+        let value = write(&mut f)?;
+        f.sync_all()?;
+        Ok(value)
     });
-    let done = written.and_then(|_| std::fs::rename(&temp, path));
+    let done = written.and_then(|value| std::fs::rename(&temp, path).map(|_| value));
     if done.is_err() {
         let _ = std::fs::remove_file(&temp);
     }

@@ -20,10 +20,10 @@
 //!   (cleared by changing the salt) index elsewhere and are left out.
 //! - **Exact placement**: every entry goes back into the bucket and way it came from, and the
 //!   generation is restored, so dumping a table loaded from a dump gives the same bytes.
-//! - **All or nothing**: [`TranspositionTable::load`] decodes and checks the whole file into a
-//!   staging buffer first (size, version, geometry, checksum, every field); only a file that
-//!   passes every check replaces the table's contents. A refused file leaves the table exactly
-//!   as it was.
+//! - **All or nothing**: [`TranspositionTable::load`] takes the whole file in memory (the
+//!   staging buffer) and checks all of it first (size, version, geometry, checksum, every
+//!   record); only a file that passes every check replaces the table's contents, decoded a
+//!   second time from the same bytes. A refused file leaves the table exactly as it was.
 //! - Loading and dumping touch the whole table: between searches only, never concurrently with
 //!   stores (the session runs them as commands, after any ponder has ended).
 
@@ -130,10 +130,23 @@ impl Usage {
     }
 }
 
-/// A checked dump, ready to be applied: entries with their place and unsalted keys.
-struct Staged {
+/// A writer that keeps the CRC-32 of what went through it.
+struct Checksummed<W> {
+    inner: W,
+    crc: crc32fast::Hasher,
+}
+
+impl<W: std::io::Write> Checksummed<W> {
+    fn put(&mut self, bytes: &[u8]) -> std::io::Result<()> {
+        self.crc.update(bytes);
+        self.inner.write_all(bytes)
+    }
+}
+
+/// What a fully checked dump holds besides its entries.
+struct Checked {
     age: u8,
-    entries: Vec<(usize, usize, TtEntry)>,
+    count: usize,
 }
 
 impl<S: Slot> TranspositionTable<S> {
@@ -160,52 +173,74 @@ impl<S: Slot> TranspositionTable<S> {
 
     /// The live entries in the dump format (see the module docs).
     pub fn dump(&self) -> Vec<u8> {
-        let entries: Vec<_> = self.live_entries().collect();
-        let mut out = Vec::with_capacity(HEADER_BYTES + entries.len() * ENTRY_BYTES + 4);
-        out.extend_from_slice(&MAGIC);
-        out.extend_from_slice(&VERSION.to_le_bytes());
-        out.extend_from_slice(&(self.buckets.len() as u64).to_le_bytes());
-        out.extend_from_slice(&(self.bytes() as u64).to_le_bytes());
-        out.push(self.age.load(Ordering::Relaxed));
-        out.extend_from_slice(&(entries.len() as u64).to_le_bytes());
-        for (b, w, e) in entries {
-            out.extend_from_slice(&(b as u64).to_le_bytes());
-            out.push(w as u8);
-            out.extend_from_slice(&e.key.to_le_bytes());
-            out.extend_from_slice(&e.depth.to_le_bytes());
-            out.push(match e.bound {
+        let mut out = Vec::new();
+        self.dump_to(&mut out)
+            .expect("writing to memory cannot fail");
+        out
+    }
+
+    /// [`TranspositionTable::dump`] streamed to `w` (two passes over the table, counting then
+    /// writing, so that no copy of the entries is held); returns the number of entries.
+    pub fn dump_to(&self, w: impl std::io::Write) -> std::io::Result<u64> {
+        let mut w = Checksummed {
+            inner: w,
+            crc: crc32fast::Hasher::new(),
+        };
+        let count = self.live_entries().count() as u64;
+        w.put(&MAGIC)?;
+        w.put(&VERSION.to_le_bytes())?;
+        w.put(&(self.buckets.len() as u64).to_le_bytes())?;
+        w.put(&(self.bytes() as u64).to_le_bytes())?;
+        w.put(&[self.age.load(Ordering::Relaxed)])?;
+        w.put(&count.to_le_bytes())?;
+        let mut record = Vec::with_capacity(ENTRY_BYTES);
+        for (b, way, e) in self.live_entries() {
+            record.clear();
+            record.extend_from_slice(&(b as u64).to_le_bytes());
+            record.push(way as u8);
+            record.extend_from_slice(&e.key.to_le_bytes());
+            record.extend_from_slice(&e.depth.to_le_bytes());
+            record.push(match e.bound {
                 Bound::Exact => 1,
                 Bound::Lower => 2,
                 Bound::Upper => 3,
             });
-            out.extend_from_slice(&e.score.to_le_bytes());
-            out.extend_from_slice(&e.best.map_or(NO_MOVE, |p| p.0).to_le_bytes());
-            out.push(e.age);
+            record.extend_from_slice(&e.score.to_le_bytes());
+            record.extend_from_slice(&e.best.map_or(NO_MOVE, |p| p.0).to_le_bytes());
+            record.push(e.age);
+            w.put(&record)?;
         }
-        let crc = crc32fast::hash(&out);
-        out.extend_from_slice(&crc.to_le_bytes());
-        out
+        let crc = w.crc.clone().finalize();
+        w.inner.write_all(&crc.to_le_bytes())?;
+        w.inner.flush()?;
+        Ok(count)
     }
 
     /// Replaces the table's contents with a dump's entries, each in the bucket and way it was
     /// dumped from, and restores its generation; returns the number of entries loaded. The
     /// whole dump is checked first: on any error the table is unchanged.
     pub fn load(&self, bytes: &[u8]) -> Result<usize, LoadError> {
-        let staged = self.stage(bytes)?;
+        let checked = self.check(bytes)?;
+        // Every record was decoded and checked above: decoding again cannot fail.
         let salt = self.salt.load(Ordering::Relaxed);
         self.wipe();
-        for &(b, w, e) in &staged.entries {
+        let mut r = Reader {
+            bytes,
+            at: HEADER_BYTES,
+        };
+        for _ in 0..checked.count {
+            let (b, w, e) = decode(&mut r).expect("checked");
             self.buckets[b][w].store(TtEntry {
                 key: e.key ^ salt,
                 ..e
             });
         }
-        self.age.store(staged.age, Ordering::Relaxed);
-        Ok(staged.entries.len())
+        self.age.store(checked.age, Ordering::Relaxed);
+        Ok(checked.count)
     }
 
     /// Decodes and checks a whole dump against this table's geometry, touching nothing.
-    fn stage(&self, bytes: &[u8]) -> Result<Staged, LoadError> {
+    fn check(&self, bytes: &[u8]) -> Result<Checked, LoadError> {
         let got = bytes.len();
         let smallest = HEADER_BYTES + CHECKSUM_BYTES;
         if !bytes.starts_with(&MAGIC) {
@@ -264,7 +299,7 @@ impl<S: Slot> TranspositionTable<S> {
                 self.bytes()
             )));
         }
-        let mut entries: Vec<(usize, usize, TtEntry)> = Vec::with_capacity(count as usize);
+        let mut last: Option<(usize, usize)> = None;
         let mask = self.buckets.len() - 1;
         for i in 0..count as usize {
             let corrupt = |why: String| LoadError::Corrupt(format!("entry {i}: {why}"));
@@ -275,15 +310,15 @@ impl<S: Slot> TranspositionTable<S> {
                     entry.key
                 )));
             }
-            if entries
-                .last()
-                .is_some_and(|&(pb, pw, _)| (pb, pw) >= (b, w))
-            {
+            if last.is_some_and(|place| place >= (b, w)) {
                 return Err(corrupt("out of order or repeated".into()));
             }
-            entries.push((b, w, entry));
+            last = Some((b, w));
         }
-        Ok(Staged { age, entries })
+        Ok(Checked {
+            age,
+            count: count as usize,
+        })
     }
 }
 
