@@ -218,6 +218,9 @@ fn bad_dumps_are_refused_and_leave_the_table_as_it_was() {
     let after = dir.join("after.bin");
     assert_eq!(dump(&mut b, &after), live);
     assert_eq!(std::fs::read(&after).unwrap(), bytes, "the table changed");
+    // `yxhashclear` (silent) empties it.
+    b.send("yxhashclear");
+    usage(&mut b, 0, slots_of(&bytes));
 
     // A brain with a table of another size refuses the dump, and keeps its own table.
     let mut other = searcher();

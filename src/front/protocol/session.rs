@@ -131,7 +131,8 @@ impl Session {
                 out(&about(self.algo.name()));
                 Ok(())
             }
-            Command::YxStop | Command::YxHashClear => Ok(()),
+            Command::YxStop => Ok(()),
+            Command::YxHashClear => self.hash_clear(),
             Command::YxShowForbid => self.show_forbid().map(|s| out(&s)),
             Command::Print => self.print(out),
             Command::YxNbest(n) => self.nbest(n, started, stop, out),

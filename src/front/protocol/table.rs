@@ -1,5 +1,6 @@
-//! The analyst's transposition-table commands of a session: `YXHASHDUMP`, `YXHASHLOAD` and
-//! `YXSHOWHASHUSAGE` (Yixin-Board's "hash dump", "hash load" and "hash usage"). The format and
+//! The analyst's transposition-table commands of a session: `YXHASHDUMP`, `YXHASHLOAD`,
+//! `YXSHOWHASHUSAGE` and `YXHASHCLEAR` (Yixin-Board's "hash dump", "hash load", "hash usage"
+//! and "hash clear"). The format and
 //! its checks are the table's (`crate::search::tt`, its `dump` module); this file does the file
 //! I/O and the replies.
 //!
@@ -60,6 +61,15 @@ impl Session {
         out(&format!(
             "MESSAGE hash loaded: {entries} entries from {path}"
         ));
+        Ok(())
+    }
+
+    /// `YXHASHCLEAR`: the table emptied (a new game's constant-time clear), without a reply as
+    /// the Yixin protocol has it; nothing to do for an algorithm without a table.
+    pub(super) fn hash_clear(&mut self) -> Result<(), String> {
+        if let Some(table) = self.algo.table() {
+            table.clear();
+        }
         Ok(())
     }
 
