@@ -120,6 +120,22 @@ fn available_memory() -> Option<u64> {
     Some(kib.saturating_mul(1024))
 }
 
+/// The largest table size an analyst can ask for, in KiB: the one [`plan`] gives a huge
+/// `hash_size` with one thread under the memory limit `wanted` implies ([`MAX_TABLE_KIB`] when
+/// no limit is known). What `YXSHOWINFO` reports as the end of Yixin-Board's hash slider.
+pub fn largest_table_kib(wanted: Wanted, machine: &Machine) -> u64 {
+    let huge = Wanted {
+        threads: 1,
+        hash_kib: MAX_TABLE_KIB,
+        ..wanted
+    };
+    (plan(huge, machine).table_bytes as u64 >> 10).min(MAX_TABLE_KIB)
+}
+
+/// The largest table [`largest_table_kib`] reports, in KiB (1 TiB): beyond any machine the
+/// brain meets, and the end of Yixin-Board's slider (`2^30` KiB).
+pub const MAX_TABLE_KIB: u64 = 1 << 30;
+
 /// The resource settings as asked for (plain values; `crate::engine::config::Brain` holds them).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Wanted {
@@ -335,6 +351,35 @@ mod tests {
         assert_eq!(r.threads, 4);
         assert!(r.notes[0].contains("at most 4 threads"), "{:?}", r.notes);
         assert_eq!(plan(wanted(12, 0, 0), &machine(16, None)).threads, 12);
+    }
+
+    /// The largest table reported is one a one-thread brain takes as asked, and a KiB more
+    /// is clamped; without any known limit it is the cap.
+    #[test]
+    fn the_largest_table_is_the_largest_taken_as_asked() {
+        let m = machine(2, Some(8192));
+        for max_memory in [350 * MIB, 0, 40 * MIB] {
+            let kib = largest_table_kib(wanted(3, 0, max_memory), &m);
+            let limit = if max_memory == 0 {
+                8192 * MIB
+            } else {
+                max_memory
+            };
+            assert_eq!(
+                kib,
+                ((limit - fixed_bytes(1)) / TABLE_FACTOR) >> 10,
+                "{max_memory}"
+            );
+            let taken = plan(wanted(1, kib, max_memory), &m);
+            assert_eq!(taken.table_bytes as u64, kib << 10);
+            assert!(taken.notes.is_empty(), "{:?}", taken.notes);
+            let more = plan(wanted(1, kib + 1, max_memory), &m);
+            assert!(more.notes[0].contains("does not fit"), "{:?}", more.notes);
+        }
+        assert_eq!(
+            largest_table_kib(wanted(1, 0, 0), &machine(2, None)),
+            MAX_TABLE_KIB
+        );
     }
 
     #[test]

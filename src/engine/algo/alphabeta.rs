@@ -302,6 +302,12 @@ impl Algorithm for AlphaBeta {
         self.known = known;
     }
 
+    fn table(&mut self) -> Option<std::sync::Arc<crate::search::tt::TranspositionTable>> {
+        // Settings sent since the last search are taken first, so that the table dumped or
+        // loaded is the one the next search uses.
+        Some(self.table.table_within(Duration::MAX))
+    }
+
     fn resources(&self) -> Vec<String> {
         let r = &self.resources;
         let opt = |v: Option<u64>| v.map_or_else(|| "-".to_string(), |v| v.to_string());

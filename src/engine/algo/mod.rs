@@ -117,6 +117,13 @@ pub trait Algorithm: Send {
         let _ = known;
     }
 
+    /// The transposition table the next search will use, for the analyst's table commands
+    /// (dump, load, usage), or `None` (the default) when the algorithm keeps none. Waits for a
+    /// table still being filled: between moves only.
+    fn table(&mut self) -> Option<std::sync::Arc<crate::search::tt::TranspositionTable>> {
+        None
+    }
+
     /// Lines describing the resources the algorithm holds now (threads, table), for `PRINT`.
     fn resources(&self) -> Vec<String> {
         Vec::new()

@@ -158,6 +158,19 @@ pub enum Command {
     YxBlockReset,
     /// An opening-rule step (Yixin-Board's Swap2 and Soosõrv commands).
     Opening(OpeningStep),
+    /// `YXHASHDUMP path` (the path on the same line or, as Yixin-Board sends it, on the next):
+    /// write the table's live entries to that file.
+    YxHashDump(String),
+    /// `YXHASHLOAD path` (same framing): replace the table's contents with a dump's.
+    YxHashLoad(String),
+    /// `YXSHOWHASHUSAGE`: how full the table is.
+    YxShowHashUsage,
+    /// `YXSHOWINFO`: the engine's capabilities as Yixin-Board reads them.
+    YxShowInfo,
+    /// `YXDRAW`: would we accept a draw now?
+    YxDraw,
+    /// `YXRESIGN`: would we resign now?
+    YxResign,
     /// A command word we do not know (the reply is `UNKNOWN <what>`).
     Unknown(String),
     /// A known command that is malformed (the reply is `ERROR <reason>`).
@@ -165,7 +178,8 @@ pub enum Command {
 }
 
 impl Command {
-    /// Whether the command asks the brain for a move (the move clock starts when it is read).
+    /// Whether the command asks the brain for a move or a search answered on the move's
+    /// clock (`YXDRAW`, `YXRESIGN`): the clock starts when it is read, and `YXSTOP` ends it.
     pub fn wants_move(&self) -> bool {
         matches!(
             self,
@@ -178,6 +192,8 @@ impl Command {
                 | Command::YxSearchDefend
                 | Command::YxBalance { .. }
                 | Command::Opening(_)
+                | Command::YxDraw
+                | Command::YxResign
         )
     }
 }

@@ -8,7 +8,8 @@
 //! - [`info`]: what each `INFO` key accepts (clamps and notes).
 //! - [`session`]: the state machine that applies commands and writes replies; the analysis
 //!   commands (`analysis`), the Swap commands (`swap`), Yixin-Board's opening steps
-//!   (`openings`) and what a `BOARD` body means (`setup`) are files of their own.
+//!   (`openings`), what a `BOARD` body means (`setup`), the table commands (`table`) and the
+//!   draw and resignation queries (`judge`) are files of their own.
 //! - [`tcp`]: the TCP server.
 //!
 //! [`run_session`] joins them with two threads. The *reader* owns the input: it reads, parses and
@@ -55,6 +56,7 @@ mod analysis;
 pub mod command;
 pub mod fields;
 pub mod info;
+mod judge;
 pub mod lines;
 mod openings;
 pub mod parser;
@@ -62,6 +64,7 @@ pub mod report;
 pub mod session;
 mod setup;
 mod swap;
+mod table;
 pub mod tcp;
 
 pub use command::Command;

@@ -9,6 +9,10 @@
 //!   `DONE`, so a garbled position is refused as a whole (never half applied);
 //! - a line whose first word is another command (say `END`) means the manager gave up on the
 //!   body: the parser emits an error for the unfinished body, then that command.
+//!
+//! `YXHASHDUMP` and `YXHASHLOAD` take a path on the same line or, as Yixin-Board sends them,
+//! alone with the path on the next non-empty line (kept whole, inner spaces included); a command
+//! word on that line abandons them like a body.
 
 use super::command::{BoardKind, Command, Coord, OpeningStep, Owner};
 use super::fields::{parse_board_line, parse_coord, parse_info, parse_int};
@@ -54,6 +58,12 @@ const WORDS: &[&str] = &[
     "YXSOOSORVSTEP4",
     "YXSOOSORVSTEP5",
     "YXSOOSORVSTEP6",
+    "YXHASHDUMP",
+    "YXHASHLOAD",
+    "YXSHOWHASHUSAGE",
+    "YXSHOWINFO",
+    "YXDRAW",
+    "YXRESIGN",
 ];
 
 #[derive(Debug)]
@@ -80,6 +90,8 @@ enum Body {
         moves: Vec<Coord>,
         error: Option<String>,
     },
+    /// A file command whose path comes on the next line: `load` for `YXHASHLOAD`.
+    Path { load: bool },
 }
 
 /// Turns lines into commands, collecting multi-line bodies.
@@ -118,6 +130,10 @@ impl Parser {
         if line.is_empty() {
             return Vec::new();
         }
+        if let Body::Path { load } = *body {
+            self.body = None;
+            return vec![path_command(load, line)];
+        }
         let too_many = || format!("more than {MAX_BODY_LINES} stones");
         match body {
             Body::Board { stones, error, .. } => match parse_board_line(line) {
@@ -147,6 +163,7 @@ impl Parser {
                     error.get_or_insert(e);
                 }
             },
+            Body::Path { .. } => unreachable!("a path line completes its command above"),
         }
         Vec::new()
     }
@@ -155,6 +172,11 @@ impl Parser {
     pub fn feed_too_long(&mut self) -> Option<Command> {
         match self.body.as_mut() {
             None => Some(Command::Error("line too long".into())),
+            Some(Body::Path { load }) => {
+                let name = path_word(*load);
+                self.body = None;
+                Some(Command::Error(format!("{name}: path line too long")))
+            }
             Some(Body::Board { error, .. })
             | Some(Body::Swap2 { error, .. })
             | Some(Body::Block { error, .. })
@@ -188,14 +210,37 @@ impl Parser {
                     "YXSOOSORVSTEP{step} not closed by DONE; nothing done"
                 ))
             }
+            Some(Body::Path { load }) => {
+                return Command::Error(format!("{}: no path given", path_word(load)))
+            }
             None => "body",
         };
         Command::Error(format!("{name} not closed by DONE; position unchanged"))
     }
 }
 
+/// The command word of a file command.
+fn path_word(load: bool) -> &'static str {
+    if load {
+        "YXHASHLOAD"
+    } else {
+        "YXHASHDUMP"
+    }
+}
+
+/// The file command for `path` (trimmed, inner spaces kept).
+fn path_command(load: bool, path: &str) -> Command {
+    let path = path.trim().to_string();
+    if load {
+        Command::YxHashLoad(path)
+    } else {
+        Command::YxHashDump(path)
+    }
+}
+
 fn finish(body: Body) -> Command {
     match body {
+        Body::Path { load } => Command::Error(format!("{}: no path given", path_word(load))),
         Body::Board {
             kind,
             stones,
@@ -390,6 +435,19 @@ fn parse_single(line: &str, body: &mut Option<Body>) -> Option<Command> {
         "YXBLOCKRESET" => no_args(Command::YxBlockReset),
         "YXSHOWFORBID" => no_args(Command::YxShowForbid),
         "YXHASHCLEAR" => Command::YxHashClear,
+        // Yixin-Board sends the path on a line of its own; Rapfi also takes it on the same line.
+        "YXHASHDUMP" | "YXHASHLOAD" => {
+            let load = upper == "YXHASHLOAD";
+            if rest.is_empty() {
+                *body = Some(Body::Path { load });
+                return None;
+            }
+            path_command(load, rest)
+        }
+        "YXSHOWHASHUSAGE" => no_args(Command::YxShowHashUsage),
+        "YXSHOWINFO" => no_args(Command::YxShowInfo),
+        "YXDRAW" => no_args(Command::YxDraw),
+        "YXRESIGN" => no_args(Command::YxResign),
         "PRINT" => no_args(Command::Print),
         "DONE" => Command::Error("DONE without BOARD".into()),
         _ => Command::Unknown(line.to_string()),

@@ -13,7 +13,8 @@
 //!   legal is replaced, with a `DEBUG` line saying so).
 //!
 //! The analysis commands are in `analysis`, the opening-rule commands in `swap` and `openings`,
-//! and what a `BOARD` body means in `setup` (field 3 included): each an `impl Session` of its own.
+//! what a `BOARD` body means in `setup` (field 3 included), the table commands in `table` and
+//! the draw and resignation queries in `judge`: each an `impl Session` of its own.
 
 use super::command::{BoardKind, Command, Coord, Info, Owner};
 use super::info::{self, Setting};
@@ -22,6 +23,7 @@ use super::setup::{build_position, empty_point, first_legal, on_board};
 use super::Sink;
 use crate::engine::algo::{Algorithm, Analysis, Request};
 use crate::engine::config::Config;
+use crate::engine::resources;
 use crate::game::board::{Board, Color, Pos, MAX_SIZE, MIN_SIZE};
 use crate::game::rules::{self, Rule};
 use crate::search::timeman::{self, Limits, MatchClock, ReplyLag, TimeControl};
@@ -130,7 +132,8 @@ impl Session {
                 out(&about(self.algo.name()));
                 Ok(())
             }
-            Command::YxStop | Command::YxHashClear => Ok(()),
+            Command::YxStop => Ok(()),
+            Command::YxHashClear => self.hash_clear(),
             Command::YxShowForbid => self.show_forbid().map(|s| out(&s)),
             Command::Print => self.print(out),
             Command::YxNbest(n) => self.nbest(n, started, stop, out),
@@ -145,6 +148,15 @@ impl Session {
                 self.blocked.clear();
                 Ok(())
             }
+            Command::YxHashDump(path) => self.hash_dump(&path, out),
+            Command::YxHashLoad(path) => self.hash_load(&path, out),
+            Command::YxShowHashUsage => self.hash_usage(out),
+            Command::YxShowInfo => {
+                show_info(self.algo.name(), &self.config, out);
+                Ok(())
+            }
+            Command::YxDraw => self.draw_offer(started, stop, out),
+            Command::YxResign => self.resign_query(started, stop, out),
             Command::Unknown(what) => {
                 out(&format!("UNKNOWN {what}"));
                 Ok(())
@@ -518,6 +530,27 @@ pub fn about(ai: &str) -> String {
          www=\"\", ai=\"{ai}\"",
         env!("CARGO_PKG_VERSION")
     )
+}
+
+/// `YXSHOWINFO`: who we are, then the capabilities Yixin-Board reads from `MESSAGE INFO`
+/// lines: `MAX_THREAD_NUM` (its thread slider's end: the machine's thread cap) and
+/// `MAX_HASH_SIZE` (its hash slider's end, `k` for a table of `2^k` KiB: the largest table the
+/// memory limit in force leaves room for with one thread).
+fn show_info(ai: &str, config: &Config, out: Sink<'_>) {
+    let machine = resources::Machine::detect();
+    out(&format!(
+        "MESSAGE pbrain-bango {} ({ai})",
+        env!("CARGO_PKG_VERSION")
+    ));
+    out(&format!(
+        "MESSAGE INFO MAX_THREAD_NUM {}",
+        machine.thread_cap()
+    ));
+    let kib = resources::largest_table_kib(resources::Wanted::of(config), &machine);
+    out(&format!(
+        "MESSAGE INFO MAX_HASH_SIZE {}",
+        kib.max(1).ilog2()
+    ));
 }
 
 #[cfg(test)]

@@ -114,6 +114,14 @@ impl Run<'_, '_> {
         // An immediate five needs no search; an instant plan gets the top of the ladder.
         if self.pos.has_at_least(self.pos.side_to_move(), Threat::Five) {
             result.score = win_in(1);
+            // Its one line, so that a caller reading lines (multi-PV, a judgement of the
+            // position) sees the win like any other result.
+            result.lines = vec![Line {
+                score: result.score,
+                pv: result.pv.clone(),
+                seldepth: 0,
+                nodes: 0,
+            }];
             return result;
         }
         if self.ctx.plan.instant {

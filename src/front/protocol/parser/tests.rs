@@ -1,4 +1,5 @@
-//! The parser's tests: every command word, bodies and their errors, opening steps.
+//! The parser's tests: every command word, its arguments, bodies and their errors, opening steps
+//! and file commands.
 
 use super::super::command::Info;
 use super::*;
@@ -331,4 +332,70 @@ fn opening_steps() {
     assert!(matches!(&v[0], Command::Error(e) if e.contains("not closed")));
     assert_eq!(v[1], Command::Opening(Swap2(1)));
     assert!(Command::Opening(Swap2(2)).wants_move());
+}
+
+#[test]
+fn table_and_judgement_commands() {
+    assert_eq!(one("yxshowhashusage"), Command::YxShowHashUsage);
+    assert_eq!(one("YXSHOWINFO"), Command::YxShowInfo);
+    assert_eq!(one("yxdraw"), Command::YxDraw);
+    assert_eq!(one("YxResign"), Command::YxResign);
+    assert_eq!(
+        one("yxdraw now"),
+        Command::Error("YXDRAW takes no arguments".into())
+    );
+    assert_eq!(
+        one("yxshowinfo 1"),
+        Command::Error("YXSHOWINFO takes no arguments".into())
+    );
+    // Rapfi's framing: the path on the same line, kept whole.
+    assert_eq!(
+        one("YXHASHDUMP /tmp/my dumps/a.bin  "),
+        Command::YxHashDump("/tmp/my dumps/a.bin".into())
+    );
+    assert_eq!(
+        one("yxhashload C:\\yixin\\hash.dat"),
+        Command::YxHashLoad("C:\\yixin\\hash.dat".into())
+    );
+}
+
+/// Yixin-Board's framing: the word alone, the path on the next line (blank lines skipped).
+#[test]
+fn a_file_command_takes_its_path_from_the_next_line() {
+    let mut p = Parser::new();
+    assert_eq!(p.feed("yxhashdump"), vec![]);
+    assert!(p.in_body());
+    assert_eq!(p.feed(""), vec![]);
+    assert_eq!(
+        p.feed("  saved/hash one.bin "),
+        vec![Command::YxHashDump("saved/hash one.bin".into())]
+    );
+    assert!(!p.in_body());
+    assert_eq!(p.feed("YXHASHLOAD"), vec![]);
+    assert_eq!(p.feed("h.bin"), vec![Command::YxHashLoad("h.bin".into())]);
+    // A command instead of the path: the file command is refused, the command still runs.
+    assert_eq!(p.feed("yxhashload"), vec![]);
+    assert_eq!(
+        p.feed("yxshowhashusage"),
+        vec![
+            Command::Error("YXHASHLOAD: no path given".into()),
+            Command::YxShowHashUsage
+        ]
+    );
+    assert_eq!(p.feed("yxhashdump"), vec![]);
+    assert_eq!(
+        p.feed("DONE"),
+        vec![Command::Error("YXHASHDUMP: no path given".into())]
+    );
+    assert_eq!(p.feed("yxhashdump"), vec![]);
+    assert_eq!(
+        p.feed_too_long(),
+        Some(Command::Error("YXHASHDUMP: path line too long".into()))
+    );
+    assert!(!p.in_body());
+    assert_eq!(p.feed("yxhashload"), vec![]);
+    assert_eq!(
+        p.finish(),
+        Some(Command::Error("YXHASHLOAD: no path given".into()))
+    );
 }
