@@ -7,8 +7,8 @@
 //!   [`fields`] for the values inside a line.
 //! - [`info`]: what each `INFO` key accepts (clamps and notes).
 //! - [`session`]: the state machine that applies commands and writes replies; the analysis
-//!   commands (`analysis`), the Swap commands (`swap`) and what a `BOARD` body means (`setup`)
-//!   are files of their own.
+//!   commands (`analysis`), the Swap commands (`swap`), the position database commands
+//!   ([`database`]) and what a `BOARD` body means (`setup`) are files of their own.
 //! - [`tcp`]: the TCP server.
 //!
 //! [`run_session`] joins them with two threads. The *reader* owns the input: it reads, parses and
@@ -53,6 +53,31 @@ use std::time::Instant;
 
 mod analysis;
 pub mod command;
+#[cfg(not(loom))]
+pub mod database;
+/// The loom build has no SQLite: every database command is refused.
+#[cfg(loom)]
+pub mod database {
+    use super::command::Command;
+    use super::session::Session;
+    use super::Sink;
+
+    /// Nothing to hold without a database.
+    #[derive(Debug, Default)]
+    pub struct DbState;
+
+    impl Session {
+        pub(super) fn use_database(&mut self, _: bool, out: Sink<'_>) {
+            out("MESSAGE no position database in this build");
+        }
+
+        pub(super) fn database_readonly(&mut self, _: bool, _: Sink<'_>) {}
+
+        pub(super) fn database(&mut self, _: Command, _: Sink<'_>) -> Result<(), String> {
+            Err("no position database in this build".into())
+        }
+    }
+}
 pub mod fields;
 pub mod info;
 pub mod lines;

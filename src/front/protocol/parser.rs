@@ -9,9 +9,17 @@
 //!   `DONE`, so a garbled position is refused as a whole (never half applied);
 //! - a line whose first word is another command (say `END`) means the manager gave up on the
 //!   body: the parser emits an error for the unfinished body, then that command.
+//!
+//! The database commands' bodies (moves up to `DONE`, or a path on the next line) are parsed in
+//! `database`.
 
 use super::command::{BoardKind, Command, Coord, Owner};
 use super::fields::{parse_board_line, parse_coord, parse_info, parse_int};
+use database::DbBody;
+
+mod database;
+
+pub use database::DELETE_FILTERS;
 
 /// The most stones a body keeps: one per cell of the largest board. A longer body is refused
 /// at `DONE` and its further lines are not stored, so a peer cannot grow memory through one.
@@ -63,6 +71,15 @@ enum Body {
         moves: Vec<Coord>,
         error: Option<String>,
     },
+    Db(DbBody),
+}
+
+/// Whether `word` is a command word (any case).
+fn is_word(word: &str) -> bool {
+    WORDS
+        .iter()
+        .chain(database::WORDS)
+        .any(|w| word.eq_ignore_ascii_case(w))
 }
 
 /// Turns lines into commands, collecting multi-line bodies.
@@ -90,10 +107,16 @@ impl Parser {
             return parse_single(line, &mut self.body).into_iter().collect();
         };
         let first = line.split_whitespace().next().unwrap_or("");
+        if matches!(body, Body::Db(b) if b.wants_path()) && !is_word(first) {
+            let Some(Body::Db(b)) = self.body.take() else {
+                unreachable!("checked above")
+            };
+            return vec![b.finish(line)];
+        }
         if first.eq_ignore_ascii_case("DONE") && line.len() == first.len() {
             return vec![self.body.take().map(finish).expect("in a body")];
         }
-        if WORDS.iter().any(|w| first.eq_ignore_ascii_case(w)) {
+        if is_word(first) {
             let mut out = vec![self.abandon()];
             out.extend(parse_single(line, &mut self.body));
             return out;
@@ -125,6 +148,7 @@ impl Parser {
                     error.get_or_insert(e);
                 }
             },
+            Body::Db(b) => b.line(line, MAX_BODY_LINES),
         }
         Vec::new()
     }
@@ -137,6 +161,10 @@ impl Parser {
             | Some(Body::Swap2 { error, .. })
             | Some(Body::Block { error, .. }) => {
                 error.get_or_insert_with(|| "line too long".into());
+                None
+            }
+            Some(Body::Db(b)) => {
+                b.too_long();
                 None
             }
         }
@@ -159,6 +187,9 @@ impl Parser {
             Some(Body::Swap2 { .. }) => "SWAP2BOARD",
             Some(Body::Block { .. }) => {
                 return Command::Error("YXBLOCK not closed by DONE; nothing blocked".into())
+            }
+            Some(Body::Db(b)) => {
+                return Command::Error(format!("{} not finished; nothing done", b.word()))
             }
             None => "body",
         };
@@ -184,6 +215,7 @@ fn finish(body: Body) -> Command {
             error: None,
         } => Command::Swap1Board(stones),
         Body::Block { moves, error: None } => Command::YxBlock(moves),
+        Body::Db(b) => b.finish(""),
         Body::Block { error: Some(e), .. } => {
             Command::Error(format!("YXBLOCK: {e}; nothing blocked"))
         }
@@ -317,6 +349,13 @@ fn parse_single(line: &str, body: &mut Option<Body>) -> Option<Command> {
         "YXSHOWFORBID" => no_args(Command::YxShowForbid),
         "YXHASHCLEAR" => Command::YxHashClear,
         "PRINT" => no_args(Command::Print),
+        w if database::WORDS.contains(&w) => match database::start(w, rest) {
+            database::Start::Done(cmd) => cmd,
+            database::Start::Body(b) => {
+                *body = Some(Body::Db(b));
+                return None;
+            }
+        },
         "DONE" => Command::Error("DONE without BOARD".into()),
         _ => Command::Unknown(line.to_string()),
     })
