@@ -30,7 +30,7 @@
 use super::command::{Command, Coord, DbFileOp, DbOp};
 use super::session::Session;
 use super::Sink;
-use crate::game::board::Pos;
+use crate::game::board::{Color, Pos};
 use crate::knowledge::book::symmetry::stones_of;
 use crate::knowledge::database::{
     renlib, text, Database, DbError, Mode, Position, Record, StoredPosition, Value,
@@ -444,12 +444,15 @@ impl Session {
             }
             DbFileOp::Split => {
                 let board = self.current()?;
+                let stones = stones_of(board);
+                // Database positions are reached by play: black moves when the counts are even.
+                let black = stones.iter().filter(|s| s.1 == Color::Black).count();
                 let here = Position {
                     rule,
                     width: board.size(),
                     height: board.size(),
-                    stones: stones_of(board),
-                    to_move: board.side_to_move(),
+                    to_move: if 2 * black == stones.len() { Color::Black } else { Color::White },
+                    stones,
                 };
                 let key = here.canonical().key;
                 let below: Vec<StoredPosition> = current()?
@@ -474,11 +477,11 @@ impl Session {
 /// `YXEDITTVDDATABASE` on one record (see [`DbOp::EditTvd`]).
 fn edit_tvd(r: &mut Record, mask: i64, label: Option<char>, value: i32, depth: i32) {
     if mask & 1 != 0 {
-        match label.map(|c| c.to_ascii_uppercase()) {
-            // The shown label is the parent mover's view: W (the move wins) is a loss for the
-            // side to move here.
-            Some('W') => (r.value, r.label) = (Some(Value::Loss), String::new()),
-            Some('L') => (r.value, r.label) = (Some(Value::Win), String::new()),
+        // The shown label is the parent mover's view: W (the move wins) is a loss for the side
+        // to move here. Yixin-Board shows `w` and `l` as `W` and `L` too.
+        match label {
+            Some('W' | 'w') => (r.value, r.label) = (Some(Value::Loss), String::new()),
+            Some('L' | 'l') => (r.value, r.label) = (Some(Value::Win), String::new()),
             Some('D') => (r.value, r.label) = (Some(Value::Draw), String::new()),
             Some(c) => r.label = c.to_string(),
             None => {
