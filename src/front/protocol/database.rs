@@ -44,13 +44,6 @@ pub const DEFAULT_FILE: &str = "bango.db";
 /// Problems `YXDBCHECK` lists one a line (the count is always given).
 const MAX_LISTED: usize = 20;
 
-/// The session's database: the open file, if any, and how files are opened.
-#[derive(Debug, Default)]
-pub struct DbState {
-    db: Option<Database>,
-    read_only: bool,
-}
-
 fn err(e: DbError) -> String {
     e.to_string()
 }

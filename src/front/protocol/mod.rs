@@ -55,16 +55,13 @@ mod analysis;
 pub mod command;
 #[cfg(not(loom))]
 pub mod database;
+mod dbstate;
 /// The loom build has no SQLite: every database command is refused.
 #[cfg(loom)]
 pub mod database {
     use super::command::Command;
     use super::session::Session;
     use super::Sink;
-
-    /// Nothing to hold without a database.
-    #[derive(Debug, Default)]
-    pub struct DbState;
 
     impl Session {
         pub(super) fn use_database(&mut self, _: bool, out: Sink<'_>) {

@@ -240,11 +240,8 @@ pub fn to_opening_line(p: &Position) -> Option<String> {
     white.sort();
     let (cx, cy) = ((p.width / 2) as i64, (p.height / 2) as i64);
     let mut parts = Vec::new();
-    for i in 0..black.len() {
-        for q in [Some(black[i]), white.get(i).copied()]
-            .into_iter()
-            .flatten()
-        {
+    for (i, &b) in black.iter().enumerate() {
+        for q in [Some(b), white.get(i).copied()].into_iter().flatten() {
             parts.push(format!("{},{}", q.x() as i64 - cx, q.y() as i64 - cy));
         }
     }
