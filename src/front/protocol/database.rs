@@ -36,6 +36,7 @@ use crate::knowledge::database::{
     renlib, text, Database, DbError, Mode, Position, Record, StoredPosition, Value,
 };
 use std::path::Path;
+use std::sync::Arc;
 
 /// How a proven value is written in the numeric field of a reply (Rapfi's mate value).
 pub const PROVEN_SCORE: i32 = 30000;
@@ -107,7 +108,7 @@ impl Session {
     fn db(&self) -> Result<&Database, String> {
         self.db_state
             .db
-            .as_ref()
+            .as_deref()
             .ok_or_else(|| "no database open".to_string())
     }
 
@@ -131,7 +132,7 @@ impl Session {
             "MESSAGE database {} opened ({n} positions{ro})",
             path.display()
         ));
-        self.db_state.db = Some(db);
+        self.db_state.db = Some(Arc::new(db));
         Ok(())
     }
 
@@ -153,8 +154,11 @@ impl Session {
                 .as_ref()
                 .and_then(|e| e.parent().map(Path::to_path_buf))
         });
-        let path = dir.unwrap_or_default().join(DEFAULT_FILE);
-        if let Err(e) = self.open_db(&path, out) {
+        let Some(dir) = dir else {
+            out("MESSAGE database not opened: no INFO folder and no executable path to put it in");
+            return;
+        };
+        if let Err(e) = self.open_db(&dir.join(DEFAULT_FILE), out) {
             out(&format!("MESSAGE database not opened: {e}"));
         }
     }

@@ -55,6 +55,7 @@ mod analysis;
 pub mod command;
 #[cfg(not(loom))]
 pub mod database;
+#[cfg(not(loom))]
 mod dbstate;
 /// The loom build has no SQLite: every database command is refused.
 #[cfg(loom)]

@@ -57,6 +57,7 @@ pub struct Session {
     /// The last command was answered with our move on the board: a ponder may follow.
     pub(super) ponder_ready: bool,
     /// The position database, closed until asked for (`database`).
+    #[cfg(not(loom))]
     pub(super) db_state: super::dbstate::DbState,
 }
 
@@ -77,6 +78,7 @@ impl Session {
             game_type: 0,
             blocked: Vec::new(),
             ponder_ready: false,
+            #[cfg(not(loom))]
             db_state: Default::default(),
         }
     }

@@ -12,7 +12,7 @@
 //!   canonical frame is mapped back with [`Canonical::to_caller`].
 
 use super::DbError;
-use crate::game::board::{Color, Pos, MAX_SIZE, MIN_SIZE};
+use crate::game::board::{Board, Color, Pos, MAX_SIZE, MIN_SIZE};
 use crate::game::rules::Rule;
 use crate::knowledge::book::symmetry::{self, Symmetry};
 
@@ -141,6 +141,18 @@ impl Position {
             pos = pos.child(p)?;
         }
         Ok(pos)
+    }
+
+    /// The position on `board` under `rule`, with the board's side to move (how the search
+    /// looks a node up).
+    pub fn of_board(board: &Board, rule: Rule) -> Position {
+        Position {
+            rule,
+            width: board.size(),
+            height: board.size(),
+            stones: symmetry::stones_of(board),
+            to_move: board.side_to_move(),
+        }
     }
 
     /// The position after the side to move plays `p`.
@@ -347,5 +359,11 @@ mod tests {
             Position::from_moves(Rule::Freestyle, 15, 15, &[Pos::new(1, 1), Pos::new(1, 1)])
                 .is_err()
         );
+        let mut board = Board::new(15);
+        board.play(Pos::new(7, 7)).unwrap();
+        board.play(Pos::new(8, 7)).unwrap();
+        let from_board = Position::of_board(&board, Rule::Freestyle);
+        assert_eq!(from_board.canonical().key, root.canonical().key);
+        assert_eq!(from_board.to_move, Color::Black);
     }
 }
