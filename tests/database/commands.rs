@@ -166,9 +166,14 @@ fn refused_commands_say_why_and_write_nothing() {
     b.expect("ERROR 7,7 is already occupied");
     at(&mut b, "yxsetbestmovedatabase", &[]);
     b.expect_error("the list is empty");
+    b.send("START 20");
+    b.expect("OK");
     b.send("yxdbtolib");
     b.send(&dir.join("x.lib").display().to_string());
-    b.expect_error("YXDBTOLIB: writing Renlib files is not supported");
+    b.expect("ERROR YXDBTOLIB: Renlib files are 15x15; start a 15x15 game");
+    assert!(!dir.join("x.lib").exists());
+    b.send("START 15");
+    b.expect("OK");
     b.send(&format!("yxtxttodb {}", dir.join("missing.txt").display()));
     b.expect_error("cannot read");
     let bad = dir.join("bad.txt");
@@ -296,5 +301,24 @@ fn export_import_merge_split_positions_and_renlib() {
     b.expect("MESSAGE DATABASE ONE 88 0 0 0 X");
     // Five lib positions, one of which (H8 H9) is a quarter turn of 7,7 8,7, already stored.
     assert_eq!(checked_count(&mut b), 7);
+    // Back out as a Renlib tree, and into a fresh database: the same positions and labels.
+    let out_lib = dir.join("out.lib");
+    b.send(&format!("yxdbtolib {}", out_lib.display()));
+    b.expect(&format!(
+        "MESSAGE database wrote 6 positions to {} (Renlib)",
+        out_lib.display()
+    ));
+    b.send(&format!("yxsetdatabase {}", dir.join("d.db").display()));
+    expect_prefix(&mut b, "MESSAGE database ");
+    b.send(&format!("yxlibtodb {}", out_lib.display()));
+    b.expect(&format!(
+        "MESSAGE database importing 6 positions from {}",
+        out_lib.display()
+    ));
+    b.expect("MESSAGE database imported 6 positions (15x15, renju)");
+    at(&mut b, "yxquerydatabaseone", &[(7, 7), (7, 6), (8, 7)]);
+    b.expect("MESSAGE DATABASE ONE 97 0 0 0 a");
+    at(&mut b, "yxquerydatabaseone", &[(7, 7), (8, 7), (9, 9)]);
+    b.expect("MESSAGE DATABASE ONE 76 0 0 0 L");
     assert!(Path::new(&split).exists());
 }

@@ -235,6 +235,6 @@ pub enum DbFileOp {
     Split,
     /// `YXLIBTODB`: import a Renlib `.lib` file.
     LibToDb,
-    /// `YXDBTOLIB`: export to a Renlib file (refused: not supported).
+    /// `YXDBTOLIB`: write the records of the current rule (15x15) as a Renlib file.
     ToLib,
 }

@@ -386,7 +386,7 @@ impl Session {
         if same_file(path, db.path()) {
             return Err(format!("{shown} is the open database itself"));
         }
-        let write = |content: String| {
+        let write = |content: Vec<u8>| {
             std::fs::write(path, content).map_err(|e| format!("cannot write {shown}: {e}"))
         };
         let read = || std::fs::read(path).map_err(|e| format!("cannot read {shown}: {e}"));
@@ -399,21 +399,36 @@ impl Session {
         match op {
             DbFileOp::Set => unreachable!("opened by the caller"),
             DbFileOp::ToTxt | DbFileOp::ToTxtAll => {
-                let records = if op == DbFileOp::ToTxt { current()? } else { db.all().map_err(err)? };
+                let records = if op == DbFileOp::ToTxt {
+                    current()?
+                } else {
+                    db.all().map_err(err)?
+                };
                 let mut content = format!("{}\n", text::HEADER);
                 for r in &records {
                     content.push_str(&text::to_line(r));
                     content.push('\n');
                 }
-                write(content)?;
-                out(&format!("MESSAGE database wrote {} records to {shown}", records.len()));
+                write(content.into_bytes())?;
+                out(&format!(
+                    "MESSAGE database wrote {} records to {shown}",
+                    records.len()
+                ));
             }
             DbFileOp::ToPos => {
                 let records = current()?;
-                let lines: Vec<String> =
-                    records.iter().filter_map(|r| text::to_opening_line(&r.position)).collect();
+                let lines: Vec<String> = records
+                    .iter()
+                    .filter_map(|r| text::to_opening_line(&r.position))
+                    .collect();
                 let skipped = records.len() - lines.len();
-                write(lines.iter().map(|l| format!("{l}\n")).collect())?;
+                write(
+                    lines
+                        .iter()
+                        .map(|l| format!("{l}\n"))
+                        .collect::<String>()
+                        .into_bytes(),
+                )?;
                 out(&format!(
                     "MESSAGE database wrote {} positions to {shown} ({skipped} skipped: stone counts)",
                     lines.len()
@@ -421,17 +436,29 @@ impl Session {
             }
             DbFileOp::TxtToDb => {
                 let bytes = read()?;
-                let content = String::from_utf8(bytes).map_err(|_| format!("{shown} is not UTF-8 text"))?;
-                let records = text::parse(&content).map_err(|e| format!("{shown} {e}; nothing imported"))?;
-                out(&format!("MESSAGE database importing {} records from {shown}", records.len()));
+                let content =
+                    String::from_utf8(bytes).map_err(|_| format!("{shown} is not UTF-8 text"))?;
+                let records =
+                    text::parse(&content).map_err(|e| format!("{shown} {e}; nothing imported"))?;
+                out(&format!(
+                    "MESSAGE database importing {} records from {shown}",
+                    records.len()
+                ));
                 let n = db.import(records).map_err(err)?;
                 out(&format!("MESSAGE database imported {n} records"));
             }
             DbFileOp::LibToDb => {
-                let records = renlib::read(&read()?, rule).map_err(|e| format!("{shown}: {e}; nothing imported"))?;
-                out(&format!("MESSAGE database importing {} positions from {shown}", records.len()));
+                let records = renlib::read(&read()?, rule)
+                    .map_err(|e| format!("{shown}: {e}; nothing imported"))?;
+                out(&format!(
+                    "MESSAGE database importing {} positions from {shown}",
+                    records.len()
+                ));
                 let n = db.import(records).map_err(err)?;
-                out(&format!("MESSAGE database imported {n} positions (15x15, {})", rule.name()));
+                out(&format!(
+                    "MESSAGE database imported {n} positions (15x15, {})",
+                    rule.name()
+                ));
             }
             DbFileOp::Merge => {
                 let other = Database::open(path, Mode::ReadOnly).map_err(err)?;
@@ -448,7 +475,11 @@ impl Session {
                     rule,
                     width: board.size(),
                     height: board.size(),
-                    to_move: if 2 * black == stones.len() { Color::Black } else { Color::White },
+                    to_move: if 2 * black == stones.len() {
+                        Color::Black
+                    } else {
+                        Color::White
+                    },
                     stones,
                 };
                 let key = here.canonical().key;
@@ -456,7 +487,8 @@ impl Session {
                     .into_iter()
                     .filter(|s| {
                         s.position.descends_from(&here)
-                            || (s.position.canonical().key == key && s.position.to_move == here.to_move)
+                            || (s.position.canonical().key == key
+                                && s.position.to_move == here.to_move)
                     })
                     .collect();
                 let target = Database::open(path, Mode::ReadWrite).map_err(err)?;
@@ -464,7 +496,14 @@ impl Session {
                 out(&format!("MESSAGE database wrote {n} records to {shown}"));
             }
             DbFileOp::ToLib => {
-                return Err("YXDBTOLIB: writing Renlib files is not supported (YXLIBTODB reads them, YXDBTOTXT exports)".into())
+                if size != Some(renlib::SIZE) {
+                    return Err("YXDBTOLIB: Renlib files are 15x15; start a 15x15 game".into());
+                }
+                let (bytes, nodes) = renlib::write(&current()?, rule);
+                write(bytes)?;
+                out(&format!(
+                    "MESSAGE database wrote {nodes} positions to {shown} (Renlib)"
+                ));
             }
         }
         Ok(())

@@ -1,5 +1,5 @@
-//! Reading Renlib `.lib` files (the opening libraries analysts trade) into database records.
-//! Read only: the file is opened for reading and never written.
+//! Renlib `.lib` files (the opening libraries analysts trade): reading them into database
+//! records ([`read`]; the file is only read) and writing records as one ([`write`]).
 //!
 //! # The format (version 3.0 and 3.4), as publicly documented
 //! - A 20-byte header: `FF 'R' 'e' 'n' 'L' 'i' 'b' FF`, major and minor version, ten `FF`.
@@ -21,7 +21,7 @@
 
 use super::key::Position;
 use super::record::{Record, StoredPosition};
-use crate::game::board::Pos;
+use crate::game::board::{Color, Pos};
 use crate::game::rules::Rule;
 use std::collections::HashMap;
 
@@ -171,6 +171,109 @@ pub fn read(bytes: &[u8], rule: Rule) -> Result<Vec<StoredPosition>, String> {
     Ok(records.into_values().collect())
 }
 
+/// Writes the records of `rule` on the 15x15 board (looked up by their canonical keys in
+/// `records`) as a Renlib 3.0 tree grown from the empty board: a child is every empty point
+/// whose position has a record, symmetric copies of one child once; a position already in the
+/// tree is left out where another order of moves reaches it again. A record's label becomes its comment's title
+/// (its shown value `W`/`L`/`D` when it has no label), its text the comment's body. Returns the
+/// file's bytes and the number of move nodes.
+pub fn write(records: &[StoredPosition], rule: Rule) -> (Vec<u8>, usize) {
+    let by_key: HashMap<(Vec<u8>, Color), &Record> = records
+        .iter()
+        .filter(|s| (s.position.rule, s.position.width, s.position.height) == (rule, SIZE, SIZE))
+        .map(|s| ((s.position.canonical().key, s.position.to_move), &s.record))
+        .collect();
+    let mut out = b"\xFFRenLib\xFF\x03\x00".to_vec();
+    out.extend([0xFF; 10]);
+    let root = Position::from_moves(rule, SIZE, SIZE, &[]).expect("an empty 15x15 board");
+    let mut seen = std::collections::HashSet::new();
+    let children = children(&root, &by_key, &mut seen);
+    // The root: no point; its children follow, or it ends the tree.
+    out.extend([
+        0x00,
+        if children.is_empty() {
+            END_OF_LINE as u8
+        } else {
+            0
+        },
+    ]);
+    let mut nodes = 0;
+    emit_all(&children, &by_key, &mut seen, &mut out, &mut nodes);
+    (out, nodes)
+}
+
+/// A child found below a position: its move and position.
+type Child = (Pos, Position);
+
+fn children(
+    pos: &Position,
+    by_key: &HashMap<(Vec<u8>, Color), &Record>,
+    seen: &mut std::collections::HashSet<(Vec<u8>, Color)>,
+) -> Vec<Child> {
+    let mut out = Vec::new();
+    let mut here = std::collections::HashSet::new();
+    for y in 0..SIZE {
+        for x in 0..SIZE {
+            let p = Pos::new(x, y);
+            let Ok(child) = pos.child(p) else { continue };
+            let key = (child.canonical().key, child.to_move);
+            if by_key.contains_key(&key) && here.insert(key.clone()) && seen.insert(key) {
+                out.push((p, child));
+            }
+        }
+    }
+    out
+}
+
+fn emit_all(
+    nodes: &[Child],
+    by_key: &HashMap<(Vec<u8>, Color), &Record>,
+    seen: &mut std::collections::HashSet<(Vec<u8>, Color)>,
+    out: &mut Vec<u8>,
+    count: &mut usize,
+) {
+    for (i, (p, pos)) in nodes.iter().enumerate() {
+        let record = by_key[&(pos.canonical().key, pos.to_move)];
+        let below = children(pos, by_key, seen);
+        let title = if record.label.is_empty() {
+            match record.value.map(super::Value::flipped) {
+                Some(super::Value::Win) => "W",
+                Some(super::Value::Loss) => "L",
+                Some(super::Value::Draw) => "D",
+                _ => "",
+            }
+        } else {
+            record.label.as_str()
+        };
+        let mut flags = 0;
+        if i + 1 < nodes.len() {
+            flags |= HAS_SIBLING;
+        }
+        if below.is_empty() {
+            flags |= END_OF_LINE;
+        }
+        let has_comment = !title.is_empty() || !record.text.is_empty();
+        if has_comment {
+            flags |= COMMENT;
+        }
+        out.extend([(16 * p.y() + p.x() + 1) as u8, flags as u8]);
+        if has_comment {
+            let mut text: Vec<u8> = title.bytes().filter(|&b| b != 0 && b != 0x08).collect();
+            if !record.text.is_empty() {
+                text.push(0x08);
+                text.extend(record.text.bytes().filter(|&b| b != 0));
+            }
+            text.push(0);
+            if text.len() % 2 == 1 {
+                text.push(0);
+            }
+            out.extend(text);
+        }
+        *count += 1;
+        emit_all(&below, by_key, seen, out, count);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -226,6 +329,33 @@ mod tests {
                 && s.position.stones.contains(&(Pos::new(6, 8), Color::White))
         });
         assert!(two.is_some(), "G7 is white's second stone");
+    }
+
+    #[test]
+    fn written_libraries_read_back_to_the_same_records() {
+        let mut lib = header();
+        lib.extend([0x78, 0x00, 0x68, 0x80, 0x79, 0x48]);
+        lib.extend(b"a\x08good\x00\x00");
+        lib.extend([0x87, 0x00, 0x6A, 0x43, 0x00, 0x01]);
+        lib.extend(b"X\x00");
+        let records = read(&lib, Rule::Renju).unwrap();
+        let (bytes, nodes) = write(&records, Rule::Renju);
+        assert_eq!(nodes, 5);
+        let mut again = read(&bytes, Rule::Renju).unwrap();
+        let mut want = records.clone();
+        let key = |s: &StoredPosition| (s.position.canonical().key, s.position.to_move);
+        again.sort_by_key(key);
+        want.sort_by_key(key);
+        let strip = |v: Vec<StoredPosition>| -> Vec<(Vec<u8>, String, String)> {
+            v.into_iter()
+                .map(|s| (s.position.canonical().key, s.record.label, s.record.text))
+                .collect()
+        };
+        assert_eq!(strip(again), strip(want));
+        // An empty database is a root that ends the tree.
+        let (empty, n) = write(&[], Rule::Renju);
+        assert_eq!((empty.len(), n), (22, 0));
+        assert_eq!(read(&empty, Rule::Renju).unwrap(), vec![]);
     }
 
     #[test]
