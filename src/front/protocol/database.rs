@@ -16,6 +16,40 @@
 //!   the value a label stands for is the parent mover's: `W` on a point means the move wins,
 //!   i.e. the side to move in the record's position loses ([`Value::Loss`]).
 //!
+//! # Commands
+//! Position commands take the moves from the empty board, one `X,Y` a line, then `DONE`
+//! (Yixin-Board sends its row first; the replies echo the same order, so its board shows them
+//! right). File commands take the path on their line or, as Yixin-Board sends it, the next.
+//!
+//! | command | does | reply |
+//! |---|---|---|
+//! | `YXSETDATABASE path` | open or create the file | `MESSAGE database <path> opened (<n> positions)` |
+//! | `INFO usedatabase 1` / `0` | open `bango.db` in the data folder / close | `MESSAGE database ...` |
+//! | `INFO database_readonly 1` | open read-only from now on (reopens an open file) | `MESSAGE database ...` |
+//! | `YXQUERYDATABASEALL` (`...ALLT`) | the children's records (then the text) | see below |
+//! | `YXQUERYDATABASEONE` / `...TEXT` | the position's record / text | see below |
+//! | `YXEDITTVDDATABASE m l v d` | label (bit 1), score (2), depth (4) | as `...ONE` |
+//! | `YXEDITTEXTDATABASE "text"` | the position's text | `MESSAGE database text saved` |
+//! | `YXEDITLABELDATABASE X,Y text` | the label of the move `X,Y` | `MESSAGE database label at X,Y saved` |
+//! | `YXDELETEDATABASEONE` | delete the record | `MESSAGE database deleted <n> records` |
+//! | `YXDELETEDATABASEALL [filter]` | delete below (`NONWL`, `WL`, `W`, `L`, `WLD`, `NONWLD`) | count, then as `...ALL` |
+//! | `YXSETBESTMOVEDATABASE` / `YXCLEAR...` | the last move is / is no more the best move of the position before it | `MESSAGE database best move ...` |
+//! | `YXSAVEDATABASE` | fold the write-ahead log into the file | `MESSAGE database <path> saved` |
+//! | `YXDBTOTXT path` / `YXDBTOTXTALL path` | text export, current rule and size / all ([`text`]) | `MESSAGE database wrote <n> records to <path>` |
+//! | `YXTXTTODB path` | text import, one transaction | `MESSAGE database importing <n> ...`, `... imported <n> records` |
+//! | `YXDBTOPOS path` | positions as Gomocup opening lines | `MESSAGE database wrote <n> positions ...` |
+//! | `YXDBMERGE path` | merge another bango database (read-only) | `MESSAGE database merged <n> records from <path>` |
+//! | `YXDBSPLIT path` | the current board's position and all below it into another database | `MESSAGE database wrote <n> records to <path>` |
+//! | `YXLIBTODB path` / `YXDBTOLIB path` | Renlib import / export (15x15) | `MESSAGE database imported ...` / `wrote ...` |
+//! | `YXDBCHECK` / `YXDBFIX` | integrity and row check / repair | `MESSAGE database check: <n> positions, ...` / `fix: <n> records repaired` |
+//!
+//! Queries write nothing (Rapfi adds a blank record for a queried position; we do not).
+//!
+//! # Backing up
+//! `YXSAVEDATABASE`, then copy the `.db` file (with no brain writing to it); or at any time
+//! `YXDBTOTXTALL` (a text copy `YXTXTTODB` reads back), or `sqlite3 bango.db "VACUUM INTO
+//! 'copy.db'"`.
+//!
 //! # Reply formats
 //! - `YXQUERYDATABASEALL`: `MESSAGE DATABASE REFRESH`, then per empty point with a record
 //!   `MESSAGE DATABASE x y tag value depth bound hastext label` (tag: up to four ASCII

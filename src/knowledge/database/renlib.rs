@@ -1,5 +1,5 @@
 //! Renlib `.lib` files (the opening libraries analysts trade): reading them into database
-//! records ([`read`]; the file is only read) and writing records as one ([`write`]).
+//! records ([`read`]; the file is only read) and writing records as one ([`write()`]).
 //!
 //! # The format (version 3.0 and 3.4), as publicly documented
 //! - A 20-byte header: `FF 'R' 'e' 'n' 'L' 'i' 'b' FF`, major and minor version, ten `FF`.
