@@ -195,6 +195,7 @@ fn two_brains_on_one_file_wait_or_say_it_is_locked_and_do_not_corrupt_it() {
     // B writes while A holds the write lock: it waits for it or gives up with a clear error.
     at(&mut b, "yxedittvddatabase 1 87 0 0", &[(0, 0)]);
     let reply = b.recv();
+    eprintln!("the second brain's write during the import: {reply}");
     let wrote = match reply.as_str() {
         "MESSAGE DATABASE ONE 87 -30000 0 3 W" => true,
         "ERROR database is locked by another process" => false,

@@ -258,3 +258,29 @@ fn delete_below_takes_only_descendants_that_pass_the_filter() {
     assert!(db.delete(&root).unwrap());
     assert!(!db.delete(&root).unwrap());
 }
+
+#[test]
+fn an_older_schema_is_migrated_on_open() {
+    let path = temp("migrate");
+    {
+        // Ours (the application id) at schema 0: marked, but no table yet.
+        let c = Connection::open(&path).unwrap();
+        c.pragma_update(None, "application_id", APPLICATION_ID)
+            .unwrap();
+        c.execute_batch("CREATE TABLE placeholder (x)").unwrap();
+    }
+    // Read-only never migrates: the table is missing, and it says so.
+    let ro = Database::open(&path, Mode::ReadOnly).unwrap();
+    assert!(matches!(ro.len(), Err(DbError::Sqlite(_))));
+    drop(ro);
+    let db = Database::open(&path, Mode::ReadWrite).unwrap();
+    assert_eq!(db.len().unwrap(), 0);
+    let version: i32 = db
+        .conn
+        .lock()
+        .query_row("PRAGMA user_version", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(version, SCHEMA_VERSION);
+    db.put(&pos(&[(7, 7)]), &Record::default()).unwrap();
+    assert_eq!(db.len().unwrap(), 1);
+}
