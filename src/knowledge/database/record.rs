@@ -8,7 +8,7 @@
 
 use crate::game::board::{Color, Pos};
 
-use super::key::Position;
+use super::key::{apply, symmetries, Position};
 
 /// A stored value, from the side to move's view.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -126,11 +126,74 @@ impl StoredPosition {
     pub fn side_to_move(&self) -> Color {
         self.position.to_move
     }
+
+    /// The record under every shape-keeping symmetry of its board, stones and best move
+    /// mapped together, each distinct image once (a symmetric position has fewer than eight):
+    /// what a search that looks nodes up by their own hash keys loads.
+    pub fn images(&self) -> Vec<StoredPosition> {
+        let p = &self.position;
+        let mut out: Vec<StoredPosition> = Vec::new();
+        for &sym in symmetries(p.width, p.height) {
+            let map = |q: Pos| apply(sym, q, p.width, p.height);
+            let mut stones: Vec<(Pos, Color)> =
+                p.stones.iter().map(|&(q, c)| (map(q), c)).collect();
+            stones.sort();
+            if out.iter().any(|o| o.position.stones == stones) {
+                continue;
+            }
+            out.push(StoredPosition {
+                position: Position {
+                    stones,
+                    ..p.clone()
+                },
+                record: Record {
+                    best_move: self.record.best_move.map(map),
+                    ..self.record.clone()
+                },
+            });
+        }
+        out
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::rules::Rule;
+
+    #[test]
+    fn images_cover_the_symmetries_once_each_with_the_best_move() {
+        let stored = |moves: &[(usize, usize)]| StoredPosition {
+            position: Position::from_moves(
+                Rule::Freestyle,
+                15,
+                15,
+                &moves
+                    .iter()
+                    .map(|&(x, y)| Pos::new(x, y))
+                    .collect::<Vec<_>>(),
+            )
+            .unwrap(),
+            record: Record {
+                best_move: Some(Pos::new(10, 3)),
+                ..Record::default()
+            },
+        };
+        let s = stored(&[(7, 7), (8, 6)]);
+        let images = s.images();
+        // 7,7 with a diagonal neighbour: four distinct images.
+        assert_eq!(images.len(), 4);
+        for i in &images {
+            assert_eq!(i.position.canonical().key, s.position.canonical().key);
+            let best = i.record.best_move.unwrap();
+            // The best move keeps its place relative to the stones: (3, -4) from the centre
+            // becomes one of its eight images.
+            let (dx, dy) = (best.x() as i64 - 7, best.y() as i64 - 7);
+            assert_eq!((dx * dx + dy * dy, dx.abs().max(dy.abs())), (25, 4));
+            assert!(i.position.is_empty_at(best));
+        }
+        assert_eq!(stored(&[(2, 3), (9, 4)]).images().len(), 8);
+    }
 
     fn rec(value: Option<Value>, label: &str, at: i64) -> Record {
         Record {
