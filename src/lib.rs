@@ -12,7 +12,7 @@
 //! | 2 evaluation | [`evaluation`] | `weights`, `eval`, `position`, `movegen` | the values of pattern combinations, what a cell is worth, the incrementally evaluated searched position, threat-ranked moves |
 //! | 3 proofs | [`solver`] | `threats`, `replay`, `tree`, `vcf`, `verify`, `dfpn` | VCF and VCT threat-space search and their independent verifiers |
 //! | 4 search | [`search`] | `settings`, `timeman`, `tt`, `known`, `busy`, `alphabeta`, `smp` | declared parameters, time plans, the shared table, positions known beforehand, busy-move marks, the alpha-beta worker, lazy SMP |
-//! | 5 knowledge | [`knowledge`] | `book` | opening books, the opening prior, Swap2 and Soosõrv |
+//! | 5 knowledge | [`knowledge`] | `book`, `database` | opening books, the opening prior, Swap2 and Soosõrv, the position database |
 //! | 6 engine | [`engine`] | `config`, `resources`, `algo` | the one configuration, the threads and table it comes to on this machine, the move-choosing algorithms |
 //! | 7 front ends | [`front`] | `protocol`, `gui`, `arena`, `bench`, `teacher`, `train`, `farm`, `tune` | the Gomocup session (stdin, TCP, WebSocket), the browser board, matches between brains, the node-count signature, agreement with a labelled file, self-play data and the fit of the weights, runs cut into shards (local processes or Slurm array tasks) and their exact merge, SPSA tuning of the search's tunables by games |
 //!

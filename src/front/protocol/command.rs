@@ -71,6 +71,10 @@ pub enum Info {
     ShowDetail(i64),
     /// `pondering` (non-zero: think on the opponent's time).
     Pondering(bool),
+    /// `usedatabase` (Yixin-Board, non-zero: open the position database and use it).
+    UseDatabase(bool),
+    /// `database_readonly` (Rapfi, non-zero: the database is opened read-only).
+    DatabaseReadonly(bool),
     /// A key we accept and ignore (`caution_factor` and unknown keys).
     Ignored(String),
     /// A known key whose value does not parse, or `INFO` without a key: ignored (the session
@@ -171,6 +175,17 @@ pub enum Command {
     YxDraw,
     /// `YXRESIGN`: would we resign now?
     YxResign,
+    /// A database command on a position (Yixin-Board's set): the operation and the moves from
+    /// the empty board, black first, to the position it addresses.
+    DbPosition(DbOp, Vec<Coord>),
+    /// A database command on a file: the operation and the path.
+    DbFile(DbFileOp, String),
+    /// `YXSAVEDATABASE`: make the file a complete copy (move the write-ahead log into it).
+    DbSave,
+    /// `YXDBCHECK`: report what is wrong in the database.
+    DbCheck,
+    /// `YXDBFIX`: repair what `YXDBCHECK` finds.
+    DbFix,
     /// A command word we do not know (the reply is `UNKNOWN <what>`).
     Unknown(String),
     /// A known command that is malformed (the reply is `ERROR <reason>`).
@@ -196,4 +211,65 @@ impl Command {
                 | Command::YxResign
         )
     }
+}
+
+/// What a database command does to the position its move list reaches.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum DbOp {
+    /// `YXQUERYDATABASEALL`: the records of the position's children, one line each.
+    QueryAll,
+    /// `YXQUERYDATABASEALLT` (Rapfi): `QueryAll`, then the position's text.
+    QueryAllText,
+    /// `YXQUERYDATABASEONE`: the position's record.
+    QueryOne,
+    /// `YXQUERYDATABASETEXT`: the position's text.
+    QueryText,
+    /// `YXEDITTVDDATABASE mask label value depth`: set the label (mask bit 1; a character code,
+    /// `W`/`L`/`D` set the value), the score (bit 2) and the depth (bit 4).
+    EditTvd {
+        /// Which of the three to set.
+        mask: i64,
+        /// Character code of the label; 0 or less clears it.
+        label: i64,
+        /// The score.
+        value: i64,
+        /// The depth.
+        depth: i64,
+    },
+    /// `YXEDITTEXTDATABASE "text"`: the position's free text.
+    EditText(String),
+    /// `YXEDITLABELDATABASE X,Y text`: the label of the child reached by playing at `X,Y`.
+    EditLabel(Coord, String),
+    /// `YXDELETEDATABASEONE`: delete the position's record.
+    DeleteOne,
+    /// `YXDELETEDATABASEALL [filter]`: delete the records below the position that the filter
+    /// selects (empty: all; `NONWL`, `WL`, `W`, `L`, `WLD`, `NONWLD`).
+    DeleteAll(String),
+    /// `YXSETBESTMOVEDATABASE`: the last move becomes the best move of the position before it.
+    SetBestMove,
+    /// `YXCLEARBESTMOVEDATABASE`: the position before the last move loses its best move.
+    ClearBestMove,
+}
+
+/// A database command on a file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DbFileOp {
+    /// `YXSETDATABASE`: open (or create) this database.
+    Set,
+    /// `YXDBTOPOS`: write the positions of the current rule and size as opening lines.
+    ToPos,
+    /// `YXDBTOTXT`: write the records of the current rule and size in the text form.
+    ToTxt,
+    /// `YXDBTOTXTALL`: write every record in the text form.
+    ToTxtAll,
+    /// `YXTXTTODB`: import a text-form file (all or nothing).
+    TxtToDb,
+    /// `YXDBMERGE`: merge another bango database into this one.
+    Merge,
+    /// `YXDBSPLIT`: copy the current position and everything below it into another database.
+    Split,
+    /// `YXLIBTODB`: import a Renlib `.lib` file.
+    LibToDb,
+    /// `YXDBTOLIB`: write the records of the current rule (15x15) as a Renlib file.
+    ToLib,
 }

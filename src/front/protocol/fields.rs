@@ -48,6 +48,17 @@ pub(super) fn parse_info(rest: &str) -> Command {
                 Err(_) => return bad(e),
             },
         },
+        "usedatabase" | "database_readonly" => {
+            let on = match parse_info_number(value) {
+                Ok(v) => v != 0,
+                Err(e) => return bad(e),
+            };
+            if key == "usedatabase" {
+                Info::UseDatabase(on)
+            } else {
+                Info::DatabaseReadonly(on)
+            }
+        }
         "evaluate" => match parse_coord(value) {
             Ok(c) => Info::Evaluate(c),
             Err(e) => return bad(e),

@@ -46,6 +46,10 @@ pub enum Setting {
     ShowDetail(u8),
     /// `pondering`.
     Pondering(bool),
+    /// `usedatabase`: open the position database (the session acts at once).
+    UseDatabase(bool),
+    /// `database_readonly`: open it read-only from now on.
+    DatabaseReadonly(bool),
 }
 
 /// What an `INFO` line does: the setting it changes, if any, and a note when the value was
@@ -116,6 +120,8 @@ pub fn interpret(info: Info) -> Interpreted {
         Info::Rule(bits) if bits < 0 => negative("rule", bits),
         Info::Rule(bits) => Interpreted::set(Setting::Rule(bits)),
         Info::Folder(path) => Interpreted::set(Setting::Folder(path)),
+        Info::UseDatabase(on) => Interpreted::set(Setting::UseDatabase(on)),
+        Info::DatabaseReadonly(on) => Interpreted::set(Setting::DatabaseReadonly(on)),
         Info::MaxDepth(-1 | 0) => Interpreted::set(Setting::MaxDepth(None)),
         Info::MaxDepth(d) if d < 0 => Interpreted::clamped(
             Setting::MaxDepth(None),

@@ -8,8 +8,9 @@
 //! - [`info`]: what each `INFO` key accepts (clamps and notes).
 //! - [`session`]: the state machine that applies commands and writes replies; the analysis
 //!   commands (`analysis`), the Swap commands (`swap`), Yixin-Board's opening steps
-//!   (`openings`), what a `BOARD` body means (`setup`), the table commands (`table`) and the
-//!   draw and resignation queries (`judge`) are files of their own.
+//!   (`openings`), what a `BOARD` body means (`setup`), the table commands (`table`), the draw
+//!   and resignation queries (`judge`) and the position database commands ([`database`]) are
+//!   files of their own.
 //! - [`tcp`]: the TCP server.
 //!
 //! [`run_session`] joins them with two threads. The *reader* owns the input: it reads, parses and
@@ -54,6 +55,29 @@ use std::time::Instant;
 
 mod analysis;
 pub mod command;
+#[cfg(not(loom))]
+pub mod database;
+#[cfg(not(loom))]
+mod dbstate;
+/// The loom build has no SQLite: every database command is refused.
+#[cfg(loom)]
+pub mod database {
+    use super::command::Command;
+    use super::session::Session;
+    use super::Sink;
+
+    impl Session {
+        pub(super) fn use_database(&mut self, _: bool, out: Sink<'_>) {
+            out("MESSAGE no position database in this build");
+        }
+
+        pub(super) fn database_readonly(&mut self, _: bool, _: Sink<'_>) {}
+
+        pub(super) fn database(&mut self, _: Command, _: Sink<'_>) -> Result<(), String> {
+            Err("no position database in this build".into())
+        }
+    }
+}
 pub mod fields;
 pub mod info;
 mod judge;

@@ -13,9 +13,16 @@
 //! `YXHASHDUMP` and `YXHASHLOAD` take a path on the same line or, as Yixin-Board sends them,
 //! alone with the path on the next non-empty line (kept whole, inner spaces included); a command
 //! word on that line abandons them like a body.
+//! The database commands' bodies (moves up to `DONE`, or a path on the next line) are parsed in
+//! `database`.
 
 use super::command::{BoardKind, Command, Coord, OpeningStep, Owner};
 use super::fields::{parse_board_line, parse_coord, parse_info, parse_int};
+use database::DbBody;
+
+mod database;
+
+pub use database::DELETE_FILTERS;
 
 /// The most stones a body keeps: one per cell of the largest board. A longer body is refused
 /// at `DONE` and its further lines are not stored, so a peer cannot grow memory through one.
@@ -92,6 +99,15 @@ enum Body {
     },
     /// A file command whose path comes on the next line: `load` for `YXHASHLOAD`.
     Path { load: bool },
+    Db(DbBody),
+}
+
+/// Whether `word` is a command word (any case).
+fn is_word(word: &str) -> bool {
+    WORDS
+        .iter()
+        .chain(database::WORDS)
+        .any(|w| word.eq_ignore_ascii_case(w))
 }
 
 /// Turns lines into commands, collecting multi-line bodies.
@@ -119,10 +135,16 @@ impl Parser {
             return parse_single(line, &mut self.body).into_iter().collect();
         };
         let first = line.split_whitespace().next().unwrap_or("");
+        if matches!(body, Body::Db(b) if b.wants_path()) && !is_word(first) {
+            let Some(Body::Db(b)) = self.body.take() else {
+                unreachable!("checked above")
+            };
+            return vec![b.finish(line)];
+        }
         if first.eq_ignore_ascii_case("DONE") && line.len() == first.len() {
             return vec![self.body.take().map(finish).expect("in a body")];
         }
-        if WORDS.iter().any(|w| first.eq_ignore_ascii_case(w)) {
+        if is_word(first) {
             let mut out = vec![self.abandon()];
             out.extend(parse_single(line, &mut self.body));
             return out;
@@ -164,6 +186,7 @@ impl Parser {
                 }
             },
             Body::Path { .. } => unreachable!("a path line completes its command above"),
+            Body::Db(b) => b.line(line, MAX_BODY_LINES),
         }
         Vec::new()
     }
@@ -182,6 +205,10 @@ impl Parser {
             | Some(Body::Block { error, .. })
             | Some(Body::Soosorv { error, .. }) => {
                 error.get_or_insert_with(|| "line too long".into());
+                None
+            }
+            Some(Body::Db(b)) => {
+                b.too_long();
                 None
             }
         }
@@ -212,6 +239,9 @@ impl Parser {
             }
             Some(Body::Path { load }) => {
                 return Command::Error(format!("{}: no path given", path_word(load)))
+            }
+            Some(Body::Db(b)) => {
+                return Command::Error(format!("{} not finished; nothing done", b.word()))
             }
             None => "body",
         };
@@ -272,6 +302,7 @@ fn finish(body: Body) -> Command {
             error: Some(e),
             ..
         } => Command::Error(format!("YXSOOSORVSTEP{step}: {e}; nothing done")),
+        Body::Db(b) => b.finish(""),
         Body::Block { error: Some(e), .. } => {
             Command::Error(format!("YXBLOCK: {e}; nothing blocked"))
         }
@@ -449,6 +480,13 @@ fn parse_single(line: &str, body: &mut Option<Body>) -> Option<Command> {
         "YXDRAW" => no_args(Command::YxDraw),
         "YXRESIGN" => no_args(Command::YxResign),
         "PRINT" => no_args(Command::Print),
+        w if database::WORDS.contains(&w) => match database::start(w, rest) {
+            database::Start::Done(cmd) => cmd,
+            database::Start::Body(b) => {
+                *body = Some(Body::Db(b));
+                return None;
+            }
+        },
         "DONE" => Command::Error("DONE without BOARD".into()),
         _ => Command::Unknown(line.to_string()),
     })

@@ -58,6 +58,9 @@ pub struct Session {
     pub(super) blocked: Vec<Pos>,
     /// The last command was answered with our move on the board: a ponder may follow.
     pub(super) ponder_ready: bool,
+    /// The position database, closed until asked for (`database`).
+    #[cfg(not(loom))]
+    pub(super) db_state: super::dbstate::DbState,
 }
 
 impl Session {
@@ -77,6 +80,8 @@ impl Session {
             game_type: 0,
             blocked: Vec::new(),
             ponder_ready: false,
+            #[cfg(not(loom))]
+            db_state: Default::default(),
         }
     }
 
@@ -157,6 +162,11 @@ impl Session {
             }
             Command::YxDraw => self.draw_offer(started, stop, out),
             Command::YxResign => self.resign_query(started, stop, out),
+            cmd @ (Command::DbPosition(..)
+            | Command::DbFile(..)
+            | Command::DbSave
+            | Command::DbCheck
+            | Command::DbFix) => self.database(cmd, out),
             Command::Unknown(what) => {
                 out(&format!("UNKNOWN {what}"));
                 Ok(())
@@ -309,6 +319,11 @@ impl Session {
         let Some(setting) = interpreted.setting else {
             return Ok(());
         };
+        match setting {
+            Setting::UseDatabase(on) => self.use_database(on, out),
+            Setting::DatabaseReadonly(on) => self.database_readonly(on, out),
+            _ => {}
+        }
         let resources = matches!(
             setting,
             Setting::MaxMemory(_) | Setting::Threads(_) | Setting::HashKib(_)
@@ -328,6 +343,7 @@ impl Session {
             Setting::MaxMemory(bytes) => brain.max_memory = bytes,
             Setting::Threads(n) => brain.threads = n,
             Setting::HashKib(kib) => brain.hash_kib = kib,
+            Setting::UseDatabase(_) | Setting::DatabaseReadonly(_) => return Ok(()), // above
         }
         if resources {
             for note in self.algo.configure(&self.config) {
