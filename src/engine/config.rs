@@ -48,6 +48,9 @@ crate::declare_settings! {
         smp_defer: bool = true, "BANGO_SMP_DEFER";
         /// Seed of the randomised algorithms.
         seed: u64 = DEFAULT_SEED, "BANGO_SEED";
+        /// With a writable position database open, a search of the root that completes this
+        /// depth writes its result back (after the reply is printed; 0: never).
+        db_write_depth: u32 = 12, "BANGO_DB_WRITE_DEPTH";
     }
 }
 

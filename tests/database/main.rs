@@ -4,6 +4,7 @@
 
 mod commands;
 mod processes;
+mod search;
 
 use bango_testkit::brain::{Brain, Event, Mode};
 use std::path::{Path, PathBuf};

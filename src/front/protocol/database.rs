@@ -62,13 +62,15 @@
 //!   newline written `\n`).
 
 use super::command::{Command, Coord, DbFileOp, DbOp};
+use super::dbstate::PendingResult;
 use super::session::Session;
 use super::Sink;
-use crate::game::board::{Color, Pos};
+use crate::game::board::{Board, Color, Pos};
 use crate::knowledge::book::symmetry::stones_of;
 use crate::knowledge::database::{
-    renlib, text, Database, DbError, Mode, Position, Record, StoredPosition, Value,
+    known, renlib, text, Database, DbError, Mode, Position, Record, StoredPosition, Value,
 };
+use crate::search::alphabeta::WIN_MIN;
 use std::path::Path;
 use std::sync::Arc;
 
@@ -207,6 +209,87 @@ impl Session {
         if let Err(e) = self.open_db(&path, out) {
             out(&format!("MESSAGE database not reopened: {e}"));
         }
+    }
+
+    /// Hands the search the open database's records for the current rule and board size, or
+    /// nothing when no database is open. Run after a command that may change them (see the
+    /// session's `changes_known`), between moves: never on a move's clock.
+    pub(super) fn refresh_known(&mut self, out: Sink<'_>) {
+        let known = match (self.db_state.db.as_deref(), self.board.as_ref()) {
+            (Some(db), Some(board)) => match known::known_positions(db, self.rule, board.size()) {
+                Ok(k) => Some(Arc::new(k)),
+                Err(e) => {
+                    out(&format!("MESSAGE database not read by the search: {e}"));
+                    None
+                }
+            },
+            _ => None,
+        };
+        self.db_state.known = known;
+        self.algo.set_known(self.db_state.known.clone());
+    }
+
+    /// Notes a root search's result for [`Self::write_back`] when a writable database is open
+    /// and the search completed [`db_write_depth`](crate::engine::config::Brain::db_write_depth)
+    /// plies: `board` is the root (our side to move), `p` the move played.
+    pub(super) fn note_result(&mut self, board: &Board, depth: u32, score: i32, p: Pos) {
+        let wanted = self.config.brain.db_write_depth;
+        let writable = self
+            .db_state
+            .db
+            .as_ref()
+            .is_some_and(|db| db.mode() == Mode::ReadWrite);
+        if !writable || wanted == 0 || depth < wanted {
+            return;
+        }
+        let value = if score >= WIN_MIN {
+            Value::Win
+        } else if score <= -WIN_MIN {
+            Value::Loss
+        } else {
+            Value::Score {
+                score,
+                depth: depth as i32,
+            }
+        };
+        self.db_state.pending = Some(PendingResult {
+            position: Position::of_board(board, self.rule),
+            value,
+            best: p,
+        });
+    }
+
+    /// Writes the noted root result (if any) into the database and into what the search knows.
+    /// The session calls it after the command's reply is out; a failure is a `MESSAGE`.
+    pub(super) fn write_back(&mut self, out: Sink<'_>) {
+        let Some(result) = self.db_state.pending.take() else {
+            return;
+        };
+        let Some(db) = self.db_state.db.clone() else {
+            return;
+        };
+        let written = db.record_result(&result.position, result.value, Some(result.best));
+        let record =
+            match written.and_then(|w| Ok(if w { db.get(&result.position)? } else { None })) {
+                Ok(Some(record)) => record,
+                Ok(None) => return,
+                Err(e) => {
+                    out(&format!("MESSAGE database: result not written: {e}"));
+                    return;
+                }
+            };
+        // The algorithm's clone released, the map is ours to extend in place.
+        self.algo.set_known(None);
+        if let Some(k) = self.db_state.known.as_mut().and_then(Arc::get_mut) {
+            known::add(
+                k,
+                &StoredPosition {
+                    position: result.position,
+                    record,
+                },
+            );
+        }
+        self.algo.set_known(self.db_state.known.clone());
     }
 
     /// Applies one database command.

@@ -98,7 +98,9 @@ enum Body {
         error: Option<String>,
     },
     /// A file command whose path comes on the next line: `load` for `YXHASHLOAD`.
-    Path { load: bool },
+    Path {
+        load: bool,
+    },
     Db(DbBody),
 }
 

@@ -16,7 +16,7 @@
 //! what a `BOARD` body means in `setup` (field 3 included), the table commands in `table` and
 //! the draw and resignation queries in `judge`: each an `impl Session` of its own.
 
-use super::command::{BoardKind, Command, Coord, Info, Owner};
+use super::command::{BoardKind, Command, Coord, DbFileOp, DbOp, Info, Owner};
 use super::info::{self, Setting};
 use super::report::Printer;
 use super::setup::{build_position, empty_point, first_legal, on_board};
@@ -119,6 +119,7 @@ impl Session {
             cmd,
             Command::Begin | Command::Turn(_) | Command::Board(BoardKind::Board, _)
         );
+        let reread = changes_known(&cmd);
         let result = match cmd {
             Command::End => return Flow::End,
             Command::Start(n) => self.start(n, n).map(|_| out("OK")),
@@ -174,6 +175,11 @@ impl Session {
             Command::Error(why) => Err(why),
         };
         self.ponder_ready = played && result.is_ok();
+        if reread && result.is_ok() {
+            self.refresh_known(out);
+        }
+        // A root result goes into the database once its reply is out, off the move clock.
+        self.write_back(out);
         if let Err(why) = result {
             out(&format!("ERROR {why}"));
         }
@@ -491,7 +497,14 @@ impl Session {
         let limits = self.limits(started);
         let emit = self.notes(out);
         let printer = self.printer(out, analysis);
-        let report = |r: crate::search::alphabeta::Report<'_>| printer.report(r);
+        // The search's final answer (depth, score, move), for the database's write-back.
+        let finished = parking_lot::Mutex::new(None);
+        let report = |r: crate::search::alphabeta::Report<'_>| {
+            if let crate::search::alphabeta::Report::Finished { result, .. } = &r {
+                *finished.lock() = Some((result.depth, result.score, result.best));
+            }
+            printer.report(r)
+        };
         let board = self
             .board
             .as_mut()
@@ -535,7 +548,30 @@ impl Session {
                 q
             }
         };
+        let root = board.clone();
+        if let Some((depth, score, best)) = finished.into_inner().filter(|f| f.2 == p) {
+            self.note_result(&root, depth, score, best);
+        }
         Ok((p, printer.last_lines()))
+    }
+}
+
+/// Whether `cmd`, once applied, may change what the search knows from the database: the file
+/// opened, closed or written, or another rule or board size.
+fn changes_known(cmd: &Command) -> bool {
+    match cmd {
+        Command::Start(_) | Command::RectStart(..) => true,
+        Command::Info(Info::Rule(_) | Info::UseDatabase(_) | Info::DatabaseReadonly(_)) => true,
+        Command::DbPosition(op, _) => !matches!(
+            op,
+            DbOp::QueryAll | DbOp::QueryAllText | DbOp::QueryOne | DbOp::QueryText
+        ),
+        Command::DbFile(op, _) => matches!(
+            op,
+            DbFileOp::Set | DbFileOp::TxtToDb | DbFileOp::Merge | DbFileOp::LibToDb
+        ),
+        Command::DbFix => true,
+        _ => false,
     }
 }
 

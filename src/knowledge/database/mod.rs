@@ -29,9 +29,11 @@
 //! # Files
 //! - `key`: positions and their canonical keys; `record`: records and their merge;
 //! - `store`: row encoding and the queries; `text`: the text export and import format;
-//! - `renlib`: reading Renlib `.lib` opening libraries.
+//! - `renlib`: reading Renlib `.lib` opening libraries; `known`: the records as the search reads
+//!   them.
 
 pub mod key;
+pub mod known;
 pub mod record;
 pub mod renlib;
 mod store;
