@@ -6,3 +6,4 @@ mod openings;
 mod resources;
 mod selfplay;
 mod transcripts;
+mod yixin_board;
