@@ -1,21 +1,22 @@
 //! Fixed-depth search speed with nodes per second as the throughput (one worker, fresh table):
-//! plain, and with an analyst's database of 10^5 positions open (every symmetric copy keyed,
-//! every stone count the search meets covered, none of them met: the lookup's whole cost).
+//! plain, and with an analyst's position database of 10^5 positions open (a real SQLite file,
+//! read as the session reads it: every symmetric image keyed; the positions cover every stone
+//! count the search meets, so every node pays the lookup).
 
-use bango::game::board::Board;
+use bango::game::board::{Board, Pos};
 use bango::game::notation;
 use bango::game::rng::SplitMix64;
 use bango::game::rules::Rule;
 use bango::search::alphabeta::{Context, Params, SearchResult, Worker};
-use bango::search::known::{Known, KnownPositions};
+use bango::knowledge::database::{known, Database, Mode, Position, Record, StoredPosition, Value};
+use bango::search::known::KnownPositions;
 use bango::search::timeman::Plan;
 use bango::search::tt::TranspositionTable;
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use std::sync::atomic::AtomicBool;
 
-/// Stored positions, and the keys each gives (its eight symmetric copies).
+/// Positions stored in the benchmark's database.
 const STORED_POSITIONS: usize = 100_000;
-const KEYS_PER_POSITION: usize = 8;
 
 fn search(board: &Board, known: Option<&KnownPositions>) -> SearchResult {
     let stop = AtomicBool::new(false);
@@ -29,21 +30,36 @@ fn search(board: &Board, known: Option<&KnownPositions>) -> SearchResult {
     Worker::new(0, Params::default()).search(&ctx, board, Rule::Freestyle)
 }
 
-/// Random keys (never the searched positions') over the stone counts of the root and the 40
-/// plies below it.
+/// A database file of random positions with the root's stone count and up to 39 more, each
+/// with a searched value, opened and read as the session does.
 fn database_of(board: &Board) -> KnownPositions {
+    let path = std::env::temp_dir().join(format!("bango-bench-{}.db", std::process::id()));
+    let _ = std::fs::remove_file(&path);
+    let db = Database::open(&path, Mode::ReadWrite).expect("a temporary database");
     let mut rng = SplitMix64::new(47);
-    let mut known = KnownPositions::new();
-    for i in 0..STORED_POSITIONS * KEYS_PER_POSITION {
-        let stones = board.stone_count() + (i / KEYS_PER_POSITION) % 40;
-        let k = Known {
-            score: 0,
-            depth: 20,
-            best: None,
-        };
-        known.insert(rng.next_u64(), stones, k);
-    }
-    known
+    let items = (0..STORED_POSITIONS).map(|i| {
+        let stones = board.stone_count() + i % 40;
+        let mut b = Board::new(15);
+        while b.stone_count() < stones {
+            let p = Pos::new(rng.below(15) as usize, rng.below(15) as usize);
+            let _ = b.play(p);
+        }
+        StoredPosition {
+            position: Position::of_board(&b, Rule::Freestyle),
+            record: Record {
+                value: Some(Value::Score {
+                    score: 0,
+                    depth: 20,
+                }),
+                ..Record::default()
+            },
+        }
+    });
+    db.import(items).expect("imported");
+    let k = known::known_positions(&db, Rule::Freestyle, 15).expect("read back");
+    drop(db);
+    let _ = std::fs::remove_file(&path);
+    k
 }
 
 fn bench(c: &mut Criterion) {
