@@ -98,3 +98,28 @@ fn a_deep_enough_root_search_is_written_back_for_the_next_brain() {
     at(&mut shallow, "yxquerydatabaseone", &OPENING);
     shallow.expect("MESSAGE DATABASE ONE 0 0 0 0");
 }
+
+#[test]
+fn a_stored_proven_position_is_answered_without_search() {
+    let dir = temp_dir("proven");
+    let mut b = brain_with(&[("BANGO_BOOK", "off"), ("BANGO_PROOFS", "off")]);
+    b.send("INFO max_depth 30");
+    open(&mut b, &dir.join("a.db"), 0);
+    // `L` on the opening: the move that led to it loses, so it is won for black, to move.
+    at(&mut b, "yxedittvddatabase 1 76 0 0", &OPENING);
+    b.expect("MESSAGE DATABASE ONE 76 30000 0 3 L");
+    // Its best move: a far corner, which no search would play.
+    let mut line = OPENING.to_vec();
+    line.push((0, 14));
+    at(&mut b, "yxsetbestmovedatabase", &line);
+    b.expect("MESSAGE database best move 0,14 saved");
+    assert_eq!(think(&mut b), (0, 14), "\n{}", b.dump());
+    // No iteration was searched (a search logs each one).
+    assert!(!b.dump().contains("MESSAGE depth"), "{}", b.dump());
+    assert!(
+        b.dump()
+            .contains("MESSAGE database: win 200 stored, playing 0,14"),
+        "{}",
+        b.dump()
+    );
+}
