@@ -153,4 +153,52 @@ mod tests {
         );
         assert_eq!(known_of(&at(None)), None);
     }
+
+    /// Only a position two plies below the root is stored (in a real file, in a mirrored frame):
+    /// the root's answer changes.
+    #[test]
+    fn a_stored_loss_two_plies_deep_turns_the_root_away_from_its_move() {
+        use crate::search::alphabeta::{Context, Params, Worker};
+        use crate::search::timeman::Plan;
+        use crate::search::tt::TranspositionTable;
+        let root = board_of(&[(7, 7), (8, 8), (8, 6), (6, 8), (9, 7), (7, 9)]);
+        let search = |known: Option<&KnownPositions>| {
+            let tt = TranspositionTable::new(8 << 20);
+            let stop = std::sync::atomic::AtomicBool::new(false);
+            let ctx = Context {
+                tt: &tt,
+                stop: &stop,
+                plan: Plan::depth(4),
+                known,
+            };
+            Worker::new(0, Params::default()).search(&ctx, &root, Rule::Freestyle)
+        };
+        let plain = search(None);
+        let mut deep = root.clone();
+        for &m in &plain.pv[..2] {
+            deep.play(m).unwrap();
+        }
+        // Stored as its mirror image (x -> 14 - x), lost for the side to move (the root's).
+        let mut mirrored = Board::new(15);
+        for &(p, c) in deep.history() {
+            mirrored.put(Pos::new(14 - p.x(), p.y()), c).unwrap();
+        }
+        mirrored.set_side_to_move(deep.side_to_move());
+        let (db, path) = temp_db("deep");
+        let record = Record {
+            value: Some(Value::Loss),
+            ..Record::default()
+        };
+        db.put(&Position::of_board(&mirrored, Rule::Freestyle), &record)
+            .unwrap();
+        let known = known_positions(&db, Rule::Freestyle, 15).unwrap();
+        let informed = search(Some(&known));
+        assert_ne!(
+            informed.best, plain.pv[0],
+            "the refuted move is still chosen"
+        );
+        assert!(informed.score.abs() < WIN_MIN, "score {}", informed.score);
+        drop(db);
+        let _ = std::fs::remove_file(path);
+    }
 }
