@@ -20,6 +20,9 @@ use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+/// The position database on the board (this file holds the harness its tests share).
+mod database;
+
 /// One browser at a time (each test has its own runtime; this lock works across them).
 static TURN: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
 
