@@ -3,6 +3,9 @@
 //! mode), and the same label read back from the file by a fresh server and browser.
 
 use super::{assert_no_errors, with_board, Page};
+use bango::game::board::Pos;
+use bango::game::rules::Rule;
+use bango::knowledge::database::{Database, Mode, Position, Record, Value};
 use std::path::{Path, PathBuf};
 
 /// No symmetry of the board maps this position to itself, so each child record has one point.
@@ -46,6 +49,33 @@ async fn open_database(page: &Page, path: &Path) -> String {
         .as_str()
         .expect("text")
         .to_string()
+}
+
+/// Values written into the file between the sessions, straight through the library (the page
+/// writes labels only): a score for the move 5,5 and a proven win for the side to move after
+/// 10,10, i.e. a loss for the move.
+fn store_values(path: &Path) {
+    let db = Database::open(path, Mode::ReadWrite).expect("open the file");
+    let here = Position::from_moves(Rule::Freestyle, 15, 15, &[Pos::new(7, 7), Pos::new(9, 8)])
+        .expect("the position");
+    for (x, y, value) in [
+        (
+            5,
+            5,
+            Value::Score {
+                score: 35,
+                depth: 12,
+            },
+        ),
+        (10, 10, Value::Win),
+    ] {
+        let child = here.child(Pos::new(x, y)).expect("an empty point");
+        let record = Record {
+            value: Some(value),
+            ..Record::default()
+        };
+        db.put(&child, &record).expect("write");
+    }
 }
 
 const GAME: &[(&str, &str)] = &[
@@ -118,6 +148,7 @@ async fn a_label_written_from_the_page_is_drawn_and_read_back_by_a_fresh_session
     .await;
 
     // A new server process and a new browser: the label comes from the file.
+    store_values(&path);
     let db = path.clone();
     with_board(|page, _server| async move {
         page.new_game(GAME).await;
@@ -125,14 +156,24 @@ async fn a_label_written_from_the_page_is_drawn_and_read_back_by_a_fresh_session
         let opened = open_database(&page, &db).await;
         assert_eq!(
             opened,
-            format!("database {} opened (1 positions)", db.display())
+            format!("database {} opened (3 positions)", db.display())
         );
         assert_eq!(label_at(&page, 6, 9).await, LABEL);
-        assert_eq!(page.count("text.db-label").await, 1);
-        let title = page
-            .js("return document.querySelector('g.db-mark[data-x=\"6\"][data-y=\"9\"] title').textContent")
+        // Values from the mover's side: the score negated, the record's win a loss (L).
+        assert_eq!(label_at(&page, 5, 5).await, "-35");
+        assert_eq!(label_at(&page, 10, 10).await, "L");
+        assert_eq!(page.count("text.db-label").await, 3);
+        let titles = page
+            .js("return [...document.querySelectorAll('g.db-mark title')].map(t => t.textContent)")
             .await;
-        assert_eq!(title, "6,9 · label a trap");
+        assert_eq!(
+            titles,
+            serde_json::json!([
+                "5,5 · value -35 for the mover · depth 12",
+                "6,9 · label a trap",
+                "10,10 · label L · a proven loss for the mover",
+            ])
+        );
 
         // Another position has other children: the label goes, and comes back with the position.
         page.click("takeback").await;

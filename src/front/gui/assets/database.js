@@ -47,8 +47,8 @@ export function cellTitle(r) {
   if (r.label) parts.push(`label ${r.label}`);
   if (r.bound !== 0) {
     const mover = -r.value;
-    const value = Math.abs(mover) >= PROVEN ? (mover > 0 ? 'win' : 'loss') : String(mover);
-    parts.push(`value ${value} for the mover`, `depth ${r.depth}`);
+    if (Math.abs(mover) >= PROVEN) parts.push(`a proven ${mover > 0 ? 'win' : 'loss'} for the mover`);
+    else parts.push(`value ${mover} for the mover`, `depth ${r.depth}`);
   }
   if (r.hasText) parts.push('has text');
   return parts.join(' · ');
