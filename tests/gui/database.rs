@@ -1,6 +1,7 @@
 //! The position database on the browser board: a file opened from the page, the children's
 //! records of the board's position drawn on their points, a label written from the page (label
-//! mode), and the same label read back from the file by a fresh server and browser.
+//! mode), and the same label read back from the file by a fresh server and browser. A
+//! screenshot of the labelled board is saved as `target/gui-screenshots/database.png`.
 
 use super::{assert_no_errors, with_board, Page};
 use bango::game::board::Pos;
@@ -174,6 +175,14 @@ async fn a_label_written_from_the_page_is_drawn_and_read_back_by_a_fresh_session
                 "10,10 · label L · a proven loss for the mover",
             ])
         );
+
+        let png = page.c.screenshot().await.expect("screenshot");
+        let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+            .parent()
+            .expect("target dir")
+            .join("gui-screenshots");
+        std::fs::create_dir_all(&dir).expect("screenshot dir");
+        std::fs::write(dir.join("database.png"), &png).expect("save the screenshot");
 
         // Another position has other children: the label goes, and comes back with the position.
         page.click("takeback").await;

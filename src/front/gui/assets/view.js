@@ -117,7 +117,9 @@ export class BoardView {
     for (const d of s.db || []) {
       if (board.at(d.x, d.y) !== EMPTY) continue;
       const g = el('g', { class: 'db-mark', 'data-x': d.x, 'data-y': d.y }, this.layers.db);
-      el('rect', { x: this.px(d.x) - CELL / 2 + 3, y: this.px(d.y) - CELL / 4, width: CELL - 6, height: CELL / 2, rx: 3 }, g);
+      // Wide enough for the text (about 6.2 px a character at the label's 10 px).
+      const w = Math.max(CELL - 6, d.text.length * 6.2 + 6);
+      el('rect', { x: this.px(d.x) - w / 2, y: this.px(d.y) - CELL / 4, width: w, height: CELL / 2, rx: 3 }, g);
       const t = el('text', { x: this.px(d.x), y: this.px(d.y), class: 'db-label', 'data-x': d.x, 'data-y': d.y }, g);
       t.textContent = d.text;
       const title = el('title', {}, g);
