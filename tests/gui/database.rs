@@ -195,6 +195,27 @@ async fn a_label_written_from_the_page_is_drawn_and_read_back_by_a_fresh_session
         .await;
         page.load(POSITION).await;
         assert_eq!(label_at(&page, 6, 9).await, LABEL);
+
+        // An empty label written over a labelled point (its mark takes the click) removes it.
+        page.set("db-label", "").await;
+        page.set("db-label-mode", "true").await;
+        page.c
+            .find(fantoccini::Locator::Css(
+                "g.db-mark[data-x=\"6\"][data-y=\"9\"]",
+            ))
+            .await
+            .expect("the mark at 6,9")
+            .click()
+            .await
+            .expect("click the mark");
+        page.wait_js(
+            "the label at 6,9 to go",
+            "!document.querySelector('text.db-label[data-x=\"6\"][data-y=\"9\"]')",
+        )
+        .await;
+        page.wait_idle().await;
+        assert_eq!(page.count("text.db-label").await, 2);
+        assert_eq!(page.moves().await, vec![(7, 7), (9, 8)]);
         assert_no_errors(&page.protocol_log().await);
     })
     .await;
