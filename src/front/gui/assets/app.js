@@ -8,6 +8,10 @@
 //
 // Every exchange with the brain runs in one queue (`serial`), so commands and replies never
 // interleave; `YXSTOP` alone is sent at once, to cut short the think at the queue's head.
+//
+// The position database (database.js) is the brain's: the page opens a file, and after each
+// position change reads the children's records in the same queue (`refreshMarks`, never while
+// the brain thinks); label mode turns a click into a label written for that move.
 
 import { Board, BLACK, WHITE, EMPTY, RULES, MIN_SIZE, MAX_SIZE, ruleBits, colorName, judgeLast, parsePoint } from './board.js';
 import { EngineLink, winRate, scoreText, InfoBlocks } from './engine.js';
