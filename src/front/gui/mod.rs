@@ -68,6 +68,11 @@ const ASSETS: &[(&str, &str, &[u8])] = &[
         include_bytes!("assets/record.js"),
     ),
     (
+        "/assets/database.js",
+        "text/javascript; charset=utf-8",
+        include_bytes!("assets/database.js"),
+    ),
+    (
         "/assets/favicon.svg",
         "image/svg+xml",
         include_bytes!("assets/favicon.svg"),

@@ -8,11 +8,16 @@
 //
 // Every exchange with the brain runs in one queue (`serial`), so commands and replies never
 // interleave; `YXSTOP` alone is sent at once, to cut short the think at the queue's head.
+//
+// The position database (database.js) is the brain's: the page opens a file, and after each
+// position change reads the children's records in the same queue (`refreshMarks`, never while
+// the brain thinks); label mode turns a click into a label written for that move.
 
 import { Board, BLACK, WHITE, EMPTY, RULES, MIN_SIZE, MAX_SIZE, ruleBits, colorName, judgeLast, parsePoint } from './board.js';
 import { EngineLink, winRate, scoreText, InfoBlocks } from './engine.js';
 import { BoardView } from './view.js';
 import { FORMATS, formatRecord, parseRecord } from './record.js';
+import { PositionDatabase } from './database.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -50,6 +55,7 @@ let queued = 0;
 let analysisGen = 0;
 
 const view = new BoardView($('board'), (x, y) => onBoardClick(x, y));
+const db = new PositionDatabase();
 
 function newThink(kind, key) {
   return {
@@ -70,6 +76,11 @@ function newThink(kind, key) {
 
 function positionKey() {
   return game.board.moves.map((m) => `${m.x},${m.y}`).join(' ');
+}
+
+/** The database's records depend on the rule and size too (a new game may change them). */
+function dbKey() {
+  return `${game.rule} ${game.board.size} ${positionKey()}`;
 }
 
 function analysisMode() {
@@ -166,6 +177,24 @@ async function refreshForbidden() {
   const reply = await engine.link.request('YXSHOWFORBID', 'forbid');
   game.forbidden = parseForbid(reply.line);
   render();
+}
+
+/** The brain's marks for the position: the forbidden points, the database's records. */
+async function refreshMarks() {
+  await refreshForbidden();
+  if (!db.open) return;
+  await db.refresh(engine.link, game.board.moves, dbKey());
+  render();
+}
+
+/** Label mode: the click writes the label for the move at (x, y) instead of playing it. */
+function writeLabel(x, y) {
+  if (!db.open) return showError(new Error('label mode: open a database first'));
+  const moves = game.board.moves.map((m) => ({ ...m }));
+  const key = dbKey();
+  serial(async () => {
+    await db.writeLabel(engine.link, moves, key, { x, y }, $('db-label').value);
+  });
 }
 
 /** `FORBID xxyyxxyy….` → points. */
@@ -400,7 +429,7 @@ function placeStone(x, y, ms) {
 async function carryOn() {
   if (game.over) return;
   if (analysisMode()) {
-    await refreshForbidden();
+    await refreshMarks();
     const gen = ++analysisGen;
     await analyse(gen);
     return;
@@ -409,7 +438,7 @@ async function carryOn() {
     await engineMove();
     if (game.over) return;
   }
-  await refreshForbidden();
+  await refreshMarks();
   game.turnStarted = performance.now();
 }
 
@@ -417,6 +446,7 @@ function onBoardClick(x, y) {
   ui.error = null;
   if (game.over || !engine.link || !engine.link.open) return;
   if (game.board.whyNot(x, y)) return;
+  if ($('db-label-mode').checked) return writeLabel(x, y);
   if (analysisMode()) {
     // Any side may move; a running analysis is cut short and starts again on the new position.
     if (engine.busy === 'move' || (queued > 0 && engine.busy !== 'analysis')) return;
@@ -484,7 +514,7 @@ function takeBack() {
     think = newThink('idle', '');
     ui.recordDirty = false;
     render();
-    await refreshForbidden();
+    await refreshMarks();
     if (analysisMode()) await analyse(++analysisGen);
     game.turnStarted = performance.now();
   });
@@ -502,7 +532,7 @@ function passMove() {
     $('black').value = game.engineColor === BLACK ? 'engine' : 'human';
     await engineMove();
     if (game.over) return;
-    await refreshForbidden();
+    await refreshMarks();
     if (analysisMode()) await analyse(++analysisGen);
   });
 }
@@ -593,10 +623,14 @@ function render() {
     forbidden: game.forbidden,
     marks: showMarks ? { best: think.best, pos: think.pos, lost: think.lost } : {},
     heat: showMarks || think.kind === 'analysis' ? heat : [],
+    db: db.marks(dbKey()),
     preview: ui.preview,
     win: game.over ? game.over.line : null,
   });
   $('board').setAttribute('data-busy', engine.busy ? '1' : '0');
+  $('board').setAttribute('data-label-mode', $('db-label-mode').checked ? '1' : '0');
+  $('db-note').textContent = db.note || 'no database open';
+  $('db-note').setAttribute('data-state', db.open ? 'open' : 'closed');
   $('board').setAttribute('data-to-move', colorName(b.sideToMove()));
   renderBanner();
   renderStatus();
@@ -832,6 +866,14 @@ function setup() {
   $('engine-move').addEventListener('click', passMove);
   $('stop').addEventListener('click', () => stopEngine());
   $('numbers').addEventListener('change', render);
+  $('db-label-mode').addEventListener('change', render);
+  $('db-open').addEventListener('click', () => {
+    ui.error = null;
+    serial(async () => {
+      await db.openFile(engine.link, $('db-path').value);
+      await refreshMarks();
+    });
+  });
   $('heatmap').addEventListener('change', render);
   $('analyse').addEventListener('change', () => {
     ui.analysisDone = false;
@@ -895,7 +937,8 @@ function setup() {
       await connect();
       await startEngine();
       engine.known = null;
-      await refreshForbidden();
+      await db.reopen(engine.link);
+      await refreshMarks();
     });
   });
   // Leaving the page (even into the back/forward cache) ends the session at once; coming back

@@ -6,13 +6,23 @@
 // for `BEGIN`/`TURN`/`BOARD`/`YXNBEST`, `OK` for `TAKEBACK`, `FORBID …` for `YXSHOWFORBID`, the
 // ABOUT line). `request` queues such a command's expectation; `send` is for commands with no
 // reply (`INFO`, `YXBOARD`, `YXSTOP`). `ERROR`/`UNKNOWN` fail the oldest pending request.
-// `MESSAGE`, `DEBUG` and `INFO` lines never answer anything: they go to `onOutput` parsed.
+// `MESSAGE`, `DEBUG` and `INFO` lines go to `onOutput` parsed, except the database commands'
+// replies, which are `MESSAGE` lines themselves (`MESSAGE_REPLY`): those are offered to a
+// pending database request first.
 
 const REPLY = {
   ok: (l) => l === 'OK',
   move: (l) => /^\d+,\d+$/.test(l),
   forbid: (l) => /^FORBID\b/i.test(l),
   about: (l) => /^name=/.test(l),
+};
+
+// Replies that are `MESSAGE` lines: `end` is the final line; `part` lines before it (a
+// multi-line reply's body) are collected into the reply's `lines`.
+const MESSAGE_REPLY = {
+  dbopen: { end: (l) => /^MESSAGE database .* opened \(\d+ positions(, read-only)?\)$/.test(l) },
+  dblabel: { end: (l) => /^MESSAGE database label at \d+,\d+ saved$/.test(l) },
+  dbquery: { end: (l) => l === 'MESSAGE DATABASE DONE', part: (l) => /^MESSAGE DATABASE /.test(l) },
 };
 
 export class EngineLink {
@@ -60,10 +70,11 @@ export class EngineLink {
 
   /** Sends `line` (may hold several lines) and resolves with its reply of kind `kind`. */
   request(line, kind) {
-    const test = REPLY[kind];
+    const message = MESSAGE_REPLY[kind] || null;
+    const test = message ? message.end : REPLY[kind];
     if (!test) throw new Error(`unknown reply kind ${kind}`);
     return new Promise((resolve, reject) => {
-      this.pending.push({ test, kind, line, resolve, reject, sent: performance.now() });
+      this.pending.push({ test, message, lines: [], kind, line, resolve, reject, sent: performance.now() });
       try {
         this.send(line);
       } catch (e) {
@@ -85,13 +96,17 @@ export class EngineLink {
       }
       return;
     }
-    if (/^(MESSAGE|DEBUG|INFO)\b/.test(line)) {
+    if (head && head.message && head.message.part && head.message.part(line) && !head.test(line)) {
+      head.lines.push(line);
+      return;
+    }
+    if (/^(MESSAGE|DEBUG|INFO)\b/.test(line) && !(head && head.message && head.test(line))) {
       this.onOutput(parseOutput(line));
       return;
     }
     if (head && head.test(line)) {
       this.pending.shift();
-      head.resolve({ line, ms: performance.now() - head.sent });
+      head.resolve({ line, lines: head.lines, ms: performance.now() - head.sent });
       return;
     }
     this.onOutput({ type: 'stray', text: line });

@@ -1,7 +1,7 @@
 // The board drawn in SVG: grid, edge coordinates (the protocol's 0-based x along the top and
 // bottom, y down the sides), stones with optional move numbers, the last move, and overlays
 // (renju forbidden points, the engine's best / searched / lost moves, the heatmap of root-move
-// scores, a previewed line, the winning five). Every intersection has a transparent hit square
+// scores, the position database's labels and values, a previewed line, the winning five). Every intersection has a transparent hit square
 // on top (`rect.hit[data-x][data-y]`) that receives clicks.
 
 import { BLACK, WHITE, EMPTY } from './board.js';
@@ -71,7 +71,9 @@ export class BoardView {
       }
     }
     this.layers = {};
-    for (const name of ['heat', 'stones', 'marks', 'preview', 'hits']) {
+    // The database's marks lie above the hit squares so their titles show on hover; a click on
+    // one is the click on its point.
+    for (const name of ['heat', 'stones', 'marks', 'preview', 'hits', 'db']) {
       this.layers[name] = el('g', { class: `layer-${name}` }, svg);
     }
     for (let y = 0; y < size; y++) {
@@ -88,12 +90,12 @@ export class BoardView {
 
   /**
    * Draws the dynamic parts. `s`: {board, numbers, forbidden, marks: {best, pos, lost},
-   * heat: [{x, y, rate, label}], preview: [{x, y}], win: [{x, y}]}.
+   * heat: [{x, y, rate, label}], db: [{x, y, text, title}], preview: [{x, y}], win: [{x, y}]}.
    */
   draw(s) {
     const { board } = s;
     if (board.size !== this.size) this.setSize(board.size);
-    for (const g of ['heat', 'stones', 'marks', 'preview']) {
+    for (const g of ['heat', 'db', 'stones', 'marks', 'preview']) {
       const layer = this.layers[g];
       while (layer.firstChild) layer.removeChild(layer.firstChild);
     }
@@ -111,6 +113,18 @@ export class BoardView {
         const title = el('title', {}, g);
         title.textContent = h.title || h.label || '';
       }
+    }
+    for (const d of s.db || []) {
+      if (board.at(d.x, d.y) !== EMPTY) continue;
+      const g = el('g', { class: 'db-mark', 'data-x': d.x, 'data-y': d.y }, this.layers.db);
+      // Wide enough for the text (about 6.2 px a character at the label's 10 px).
+      const w = Math.max(CELL - 6, d.text.length * 6.2 + 6);
+      el('rect', { x: this.px(d.x) - w / 2, y: this.px(d.y) - CELL / 4, width: w, height: CELL / 2, rx: 3 }, g);
+      const t = el('text', { x: this.px(d.x), y: this.px(d.y), class: 'db-label', 'data-x': d.x, 'data-y': d.y }, g);
+      t.textContent = d.text;
+      const title = el('title', {}, g);
+      title.textContent = d.title || d.text;
+      g.addEventListener('click', () => this.onClick(d.x, d.y));
     }
     board.moves.forEach((m, i) => {
       const color = board.colorOf(i);
