@@ -15,7 +15,7 @@
 //!   open database near zero).
 
 use crate::game::board::{Pos, CELLS};
-use std::collections::HashMap;
+use nohash_hasher::IntMap;
 
 /// What is known of one position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -42,7 +42,9 @@ impl Known {
 /// The positions known before the search starts.
 #[derive(Clone, Debug)]
 pub struct KnownPositions {
-    by_key: HashMap<u64, Known>,
+    /// Zobrist keys are already uniformly random: they index the map as they are, with no
+    /// hashing on the search's path.
+    by_key: IntMap<u64, Known>,
     /// Bit `n` of word `n / 64`: some entry has `n` stones.
     stone_counts: [u64; CELLS / 64 + 1],
 }
@@ -50,7 +52,7 @@ pub struct KnownPositions {
 impl Default for KnownPositions {
     fn default() -> Self {
         KnownPositions {
-            by_key: HashMap::new(),
+            by_key: IntMap::default(),
             stone_counts: [0; CELLS / 64 + 1],
         }
     }
