@@ -73,6 +73,19 @@ pub mod database {
 
         pub(super) fn database_readonly(&mut self, _: bool, _: Sink<'_>) {}
 
+        pub(super) fn refresh_known(&mut self, _: Sink<'_>) {}
+
+        pub(super) fn note_result(
+            &mut self,
+            _: &crate::game::board::Board,
+            _: u32,
+            _: i32,
+            _: crate::game::board::Pos,
+        ) {
+        }
+
+        pub(super) fn write_back(&mut self, _: Sink<'_>) {}
+
         pub(super) fn database(&mut self, _: Command, _: Sink<'_>) -> Result<(), String> {
             Err("no position database in this build".into())
         }
