@@ -72,6 +72,12 @@ impl KnownPositions {
         self.by_key.insert(key, known);
     }
 
+    /// Forgets the entry of `key`, if any (its stone count stays covered: a lookup that finds
+    /// nothing costs only the lookup).
+    pub fn remove(&mut self, key: u64) {
+        self.by_key.remove(&key);
+    }
+
     /// Whether some entry has `stones` stones (cheap; check it before [`Self::get`]).
     #[inline]
     pub fn covers(&self, stones: usize) -> bool {
@@ -121,6 +127,8 @@ mod tests {
         assert_eq!(k.get(0xABCD), Some(known));
         assert_eq!(k.get(0x1234).unwrap().best, None);
         assert_eq!(k.get(0x9999), None);
+        k.remove(0x1234);
+        assert_eq!((k.get(0x1234), k.len()), (None, 1));
         let covered: Vec<usize> = (0..=CELLS).filter(|&n| k.covers(n)).collect();
         assert_eq!(covered, vec![5, 70]);
         assert!(!k.covers(CELLS + 1));

@@ -229,6 +229,40 @@ impl Session {
         self.algo.set_known(self.db_state.known.clone());
     }
 
+    /// What the search knows follows the one record a position command wrote (the whole file
+    /// is read again only after `YXDELETEDATABASEALL`, see the session's `changes_known`): an
+    /// analyst's edit costs a few lookups, not a read of every record.
+    fn follow_edit(&mut self, op: &DbOp, moves: &[Coord], out: Sink<'_>) {
+        let touched = match op {
+            DbOp::EditTvd { .. } | DbOp::EditText(_) | DbOp::DeleteOne => {
+                self.db_position_of(moves).ok()
+            }
+            DbOp::EditLabel(at, _) => self.db_position_of(moves).ok().and_then(|pos| {
+                let p = self.current().ok()?.pos(at.x, at.y)?;
+                pos.child(p).ok()
+            }),
+            DbOp::SetBestMove | DbOp::ClearBestMove => moves
+                .split_last()
+                .and_then(|(_, before)| self.db_position_of(before).ok()),
+            DbOp::QueryAll
+            | DbOp::QueryAllText
+            | DbOp::QueryOne
+            | DbOp::QueryText
+            | DbOp::DeleteAll(_) => None,
+        };
+        let (Some(pos), Some(db)) = (touched, self.db_state.db.clone()) else {
+            return;
+        };
+        // The algorithm's clone released, the map is ours to change in place.
+        self.algo.set_known(None);
+        if let Some(k) = self.db_state.known.as_mut().and_then(Arc::get_mut) {
+            if let Err(e) = known::refresh(k, &db, &pos) {
+                out(&format!("MESSAGE database not read by the search: {e}"));
+            }
+        }
+        self.algo.set_known(self.db_state.known.clone());
+    }
+
     /// Notes a root search's result for [`Self::write_back`] when a writable database is open
     /// and the search completed [`db_write_depth`](crate::engine::config::Brain::db_write_depth)
     /// plies: `board` is the root (our side to move), `p` the move played.
@@ -297,7 +331,11 @@ impl Session {
         match cmd {
             Command::DbFile(DbFileOp::Set, path) => self.open_db(Path::new(&path), out),
             Command::DbFile(op, path) => self.db_file(op, Path::new(&path), out),
-            Command::DbPosition(op, moves) => self.db_position(op, &moves, out),
+            Command::DbPosition(op, moves) => {
+                self.db_position(op.clone(), &moves, out)?;
+                self.follow_edit(&op, &moves, out);
+                Ok(())
+            }
             Command::DbSave => {
                 let db = self.db()?;
                 db.checkpoint().map_err(err)?;

@@ -562,10 +562,9 @@ fn changes_known(cmd: &Command) -> bool {
     match cmd {
         Command::Start(_) | Command::RectStart(..) => true,
         Command::Info(Info::Rule(_) | Info::UseDatabase(_) | Info::DatabaseReadonly(_)) => true,
-        Command::DbPosition(op, _) => !matches!(
-            op,
-            DbOp::QueryAll | DbOp::QueryAllText | DbOp::QueryOne | DbOp::QueryText
-        ),
+        // One record written is followed in place (`follow_edit`); a delete below a
+        // position may touch any number.
+        Command::DbPosition(op, _) => matches!(op, DbOp::DeleteAll(_)),
         Command::DbFile(op, _) => matches!(
             op,
             DbFileOp::Set | DbFileOp::TxtToDb | DbFileOp::Merge | DbFileOp::LibToDb

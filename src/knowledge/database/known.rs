@@ -10,8 +10,8 @@
 //! - Records of another rule or board size, and records with neither value nor move, give
 //!   nothing.
 
-use super::{Database, DbError, StoredPosition, Value};
-use crate::game::board::Board;
+use super::{Database, DbError, Position, StoredPosition, Value};
+use crate::game::board::{Board, Pos};
 use crate::game::rules::Rule;
 use crate::search::alphabeta::{WIN, WIN_MIN};
 use crate::search::known::{Known, KnownPositions};
@@ -37,16 +37,14 @@ pub fn known_of(stored: &StoredPosition) -> Option<Known> {
     Some(Known { score, depth, best })
 }
 
-/// Adds every symmetric image of `stored` to `known` (square boards of the search's sizes only;
-/// an image whose stones do not fit the board is skipped).
-pub fn add(known: &mut KnownPositions, stored: &StoredPosition) {
-    let Some(k) = known_of(stored) else {
-        return;
-    };
+/// The Zobrist key, stone count and best move of every symmetric image of `stored` (square
+/// boards of the search's sizes only; an image whose stones do not fit the board is skipped).
+fn image_keys(stored: &StoredPosition) -> Vec<(u64, usize, Option<Pos>)> {
     let p = &stored.position;
     if p.width != p.height {
-        return;
+        return Vec::new();
     }
+    let mut keys = Vec::new();
     for image in stored.images() {
         let mut board = Board::new(p.width);
         if image
@@ -57,9 +55,33 @@ pub fn add(known: &mut KnownPositions, stored: &StoredPosition) {
             continue;
         }
         board.set_side_to_move(image.side_to_move());
-        let best = image.record.best_move;
-        known.insert(board.key(), board.stone_count(), Known { best, ..k });
+        keys.push((board.key(), board.stone_count(), image.record.best_move));
     }
+    keys
+}
+
+/// Adds every symmetric image of `stored` to `known`.
+pub fn add(known: &mut KnownPositions, stored: &StoredPosition) {
+    let Some(k) = known_of(stored) else {
+        return;
+    };
+    for (key, stones, best) in image_keys(stored) {
+        known.insert(key, stones, Known { best, ..k });
+    }
+}
+
+/// Brings what `known` holds for `pos` (every image) in line with the file's record of it now:
+/// the update after one record was written or deleted, instead of reading the whole file.
+pub fn refresh(known: &mut KnownPositions, db: &Database, pos: &Position) -> Result<(), DbError> {
+    let stored = StoredPosition {
+        position: pos.clone(),
+        record: db.get(pos)?.unwrap_or_default(),
+    };
+    for (key, _, _) in image_keys(&stored) {
+        known.remove(key);
+    }
+    add(known, &stored);
+    Ok(())
 }
 
 /// Every record of `rule` on a `size` x `size` board, as the search reads them.
@@ -74,8 +96,7 @@ pub fn known_positions(db: &Database, rule: Rule, size: usize) -> Result<KnownPo
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::board::Pos;
-    use crate::knowledge::database::{Mode, Position, Record};
+    use crate::knowledge::database::{Mode, Record};
 
     fn temp_db(name: &str) -> (Database, std::path::PathBuf) {
         let path =
@@ -198,6 +219,37 @@ mod tests {
             "the refuted move is still chosen"
         );
         assert!(informed.score.abs() < WIN_MIN, "score {}", informed.score);
+        drop(db);
+        let _ = std::fs::remove_file(path);
+    }
+
+    #[test]
+    fn a_refresh_follows_one_record_through_an_edit_and_a_delete() {
+        let (db, path) = temp_db("refresh");
+        let b = board_of(&[(7, 7), (8, 7), (9, 9)]);
+        let pos = Position::of_board(&b, Rule::Freestyle);
+        let mut known = known_positions(&db, Rule::Freestyle, 15).unwrap();
+        assert!(known.is_empty());
+        let record = Record {
+            value: Some(Value::Win),
+            ..Record::default()
+        };
+        db.put(&pos, &record).unwrap();
+        refresh(&mut known, &db, &pos).unwrap();
+        assert_eq!(known.len(), 8);
+        assert!(known.get(b.key()).unwrap().is_proven());
+        db.update(&pos, |r| {
+            r.value = Some(Value::Score { score: 5, depth: 9 })
+        })
+        .unwrap();
+        refresh(&mut known, &db, &pos).unwrap();
+        assert_eq!(known.get(b.key()).map(|k| (k.score, k.depth)), Some((5, 9)));
+        // What a whole read gives, key for key.
+        let whole = known_positions(&db, Rule::Freestyle, 15).unwrap();
+        assert_eq!(whole.get(b.key()), known.get(b.key()));
+        db.delete(&pos).unwrap();
+        refresh(&mut known, &db, &pos).unwrap();
+        assert!(known.is_empty());
         drop(db);
         let _ = std::fs::remove_file(path);
     }
