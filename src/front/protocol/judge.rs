@@ -30,42 +30,48 @@ pub const DRAW_ACCEPT_AT_MOST: i32 = 0;
 /// We resign only when our score is at most this: a loss the search has proven.
 pub const RESIGN_AT_MOST: i32 = -WIN_MIN;
 
-impl Session {
-    /// `YXDRAW`: `MESSAGE DRAW ACCEPT|DECLINE score <s>`.
-    pub(super) fn draw_offer(
-        &mut self,
-        started: Instant,
-        stop: &AtomicBool,
-        out: Sink<'_>,
-    ) -> Result<(), String> {
-        let score = self
-            .judge(started, stop)
-            .map_err(|e| format!("YXDRAW: {e}"))?;
-        let verdict = if score <= DRAW_ACCEPT_AT_MOST {
-            "ACCEPT"
-        } else {
-            "DECLINE"
-        };
-        out(&format!(
-            "MESSAGE DRAW {verdict} score {}",
-            format_score(score)
-        ));
-        Ok(())
-    }
+/// A question the judgement answers: its command word, the reply's word, the threshold our
+/// score must be at or below for a yes, and the two answers.
+pub struct Question {
+    word: &'static str,
+    reply: &'static str,
+    yes_at_most: i32,
+    answers: [&'static str; 2],
+}
 
-    /// `YXRESIGN`: `MESSAGE RESIGN YES|NO score <s>`.
-    pub(super) fn resign_query(
+/// `YXDRAW`: would we accept a draw now?
+pub const DRAW: Question = Question {
+    word: "YXDRAW",
+    reply: "DRAW",
+    yes_at_most: DRAW_ACCEPT_AT_MOST,
+    answers: ["ACCEPT", "DECLINE"],
+};
+
+/// `YXRESIGN`: would we resign now?
+pub const RESIGN: Question = Question {
+    word: "YXRESIGN",
+    reply: "RESIGN",
+    yes_at_most: RESIGN_AT_MOST,
+    answers: ["YES", "NO"],
+};
+
+impl Session {
+    /// `YXDRAW` or `YXRESIGN`: `MESSAGE DRAW ACCEPT|DECLINE score <s>` or
+    /// `MESSAGE RESIGN YES|NO score <s>`.
+    pub(super) fn answer(
         &mut self,
+        q: &Question,
         started: Instant,
         stop: &AtomicBool,
         out: Sink<'_>,
     ) -> Result<(), String> {
         let score = self
             .judge(started, stop)
-            .map_err(|e| format!("YXRESIGN: {e}"))?;
-        let verdict = if score <= RESIGN_AT_MOST { "YES" } else { "NO" };
+            .map_err(|e| format!("{}: {e}", q.word))?;
+        let verdict = q.answers[usize::from(score > q.yes_at_most)];
         out(&format!(
-            "MESSAGE RESIGN {verdict} score {}",
+            "MESSAGE {} {verdict} score {}",
+            q.reply,
             format_score(score)
         ));
         Ok(())
