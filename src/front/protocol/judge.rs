@@ -56,9 +56,29 @@ pub const RESIGN: Question = Question {
 };
 
 impl Session {
+    /// `YXDRAW`: `MESSAGE DRAW ACCEPT|DECLINE score <s>`.
+    pub(super) fn draw_offer(
+        &mut self,
+        started: Instant,
+        stop: &AtomicBool,
+        out: Sink<'_>,
+    ) -> Result<(), String> {
+        self.answer(&DRAW, started, stop, out)
+    }
+
+    /// `YXRESIGN`: `MESSAGE RESIGN YES|NO score <s>`.
+    pub(super) fn resign_query(
+        &mut self,
+        started: Instant,
+        stop: &AtomicBool,
+        out: Sink<'_>,
+    ) -> Result<(), String> {
+        self.answer(&RESIGN, started, stop, out)
+    }
+
     /// `YXDRAW` or `YXRESIGN`: `MESSAGE DRAW ACCEPT|DECLINE score <s>` or
     /// `MESSAGE RESIGN YES|NO score <s>`.
-    pub(super) fn answer(
+    fn answer(
         &mut self,
         q: &Question,
         started: Instant,

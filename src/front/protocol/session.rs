@@ -161,8 +161,8 @@ impl Session {
                 show_info(self.algo.name(), &self.config, out);
                 Ok(())
             }
-            Command::YxDraw => self.answer(&super::judge::DRAW, started, stop, out),
-            Command::YxResign => self.answer(&super::judge::RESIGN, started, stop, out),
+            Command::YxDraw => self.draw_offer(started, stop, out),
+            Command::YxResign => self.resign_query(started, stop, out),
             cmd @ (Command::DbPosition(..)
             | Command::DbFile(..)
             | Command::DbSave
