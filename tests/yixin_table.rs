@@ -13,7 +13,11 @@ fn searcher() -> Brain {
     Brain::spawn(Mode::Pipe, &[("BANGO_ALGO", ""), ("BANGO_BOOK", "off")])
 }
 
-/// A 15x15 freestyle game with a 1 MiB table (allocated at once), one worker, depth 6, the log.
+/// The search depth of every search here: deep enough that a loaded table saves most of it.
+const DEPTH: u32 = 8;
+
+/// A 15x15 freestyle game with a 1 MiB table (allocated at once), one worker, depth
+/// [`DEPTH`], the log.
 fn setup(b: &mut Brain, hash_kib: u32) {
     b.send("START 15");
     b.expect("OK");
@@ -22,7 +26,7 @@ fn setup(b: &mut Brain, hash_kib: u32) {
         "INFO thread_num 1".to_string(),
         format!("INFO hash_size {hash_kib}"),
         "INFO timeout_turn 60000".to_string(),
-        "INFO max_depth 6".to_string(),
+        format!("INFO max_depth {DEPTH}"),
         "INFO show_detail 1".to_string(),
     ] {
         b.send(&info);
@@ -47,20 +51,20 @@ const MIDDLE: &str = "
     . . . . . . . . . . . . . . .
     . . . . . . . . . . . . . . .";
 
-/// Searches MIDDLE as white to depth 6: the move and the nodes of the depth-6 iteration.
+/// Searches MIDDLE as white to [`DEPTH`]: the move and the nodes of the last iteration.
 fn search_middle(b: &mut Brain) -> (String, u64) {
     send_board(b, "BOARD", &board_lines(MIDDLE, 'O', None));
     let mut nodes = None;
     loop {
         let line = b.recv();
-        if let Some(rest) = line.strip_prefix("MESSAGE depth 6 ") {
+        if let Some(rest) = line.strip_prefix(&format!("MESSAGE depth {DEPTH} ") as &str) {
             let n = rest
                 .split(" nodes ")
                 .nth(1)
                 .and_then(|r| r.split(' ').next());
             nodes = n.and_then(|n| n.parse().ok());
         } else if parse_move(&line).is_some() {
-            let nodes = nodes.unwrap_or_else(|| panic!("no depth-6 line\n{}", b.dump()));
+            let nodes = nodes.unwrap_or_else(|| panic!("no depth-{DEPTH} line\n{}", b.dump()));
             return (line, nodes);
         }
     }
@@ -117,7 +121,10 @@ fn a_dump_loaded_into_a_fresh_brain_dumps_the_same_and_saves_search() {
     let live = dump(&mut original, &first);
     let bytes = std::fs::read(&first).unwrap();
     assert_eq!(&bytes[..12], b"BANGOTT\0\x01\0\0\0");
-    assert!(live > 100, "a depth-6 search left only {live} entries");
+    assert!(
+        live > 100,
+        "a depth-{DEPTH} search left only {live} entries"
+    );
     usage(&mut original, live, slots_of(&bytes));
 
     let mut loaded = searcher();
@@ -134,7 +141,7 @@ fn a_dump_loaded_into_a_fresh_brain_dumps_the_same_and_saves_search() {
 
     // The same search on the loaded table: same depth, far fewer nodes.
     let (_, loaded_nodes) = search_middle(&mut loaded);
-    eprintln!("depth 6: fresh {fresh_nodes} nodes, loaded {loaded_nodes} ({live} entries)");
+    eprintln!("depth {DEPTH}: fresh {fresh_nodes} nodes, loaded {loaded_nodes} ({live} entries)");
     assert!(
         loaded_nodes * 2 < fresh_nodes,
         "loaded {loaded_nodes} nodes, fresh {fresh_nodes}"

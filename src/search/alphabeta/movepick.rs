@@ -29,7 +29,7 @@ fn pick(moves: &mut [Move], i: usize) {
 }
 
 /// The order a node's moves are searched in: the ordered list picked lazily, late moves
-/// of non-PV nodes pruned (Step 8), and moves another lazy SMP worker is searching put off until
+/// of non-PV nodes pruned (Step 9), and moves another lazy SMP worker is searching put off until
 /// the node's other moves are done, when the table is likely to hold their result.
 struct MovePicker<'a> {
     moves: &'a mut [Move],
@@ -70,7 +70,7 @@ impl MovePicker<'_> {
             let m = self.moves[i];
             let killer = self.killers.contains(&Some(m.pos));
             let reducible = m.rank <= self.reducible_rank && !killer;
-            // Step 8. Move-count pruning: late moves of a non-PV node, quiet or threats below
+            // Step 9. Move-count pruning: late moves of a non-PV node, quiet or threats below
             // a four-three, almost never refute; once a move has been searched, the rest are
             // skipped.
             let prunable = m.rank <= self.prunable_rank && !killer;
@@ -208,7 +208,7 @@ impl Run<'_, '_> {
                             self.cuts.all += 1;
                             self.cuts.first += (i == 0) as u64;
                         }
-                        // Step 11. A quiet refutation is remembered for its siblings (killers)
+                        // Step 12. A quiet refutation is remembered for its siblings (killers)
                         // and for the rest of the search (history, weighted by depth).
                         if !ROOT && m.rank <= QUIET_RANK {
                             self.remember_refutation(ply, m.pos, depth);
@@ -224,7 +224,7 @@ impl Run<'_, '_> {
             // an earlier line keep their places.
             self.root[self.pv_idx..].sort_by_key(|r| std::cmp::Reverse(r.score));
         }
-        // Step 12. Store the result with its bound (at the root, only the first line's: the
+        // Step 13. Store the result with its bound (at the root, only the first line's: the
         // others are the best of a list with moves left out).
         if !ROOT || self.pv_idx == 0 {
             self.store(key, depth, best, orig_alpha, beta, ply, best_move);
@@ -252,7 +252,7 @@ impl Run<'_, '_> {
         if i == 0 || !self.params.pvs {
             return -self.negamax(depth - 1, -beta, -alpha, ply + 1, pv_node);
         }
-        // Step 9. Late move reductions: late moves (quiet, or threats below a four-three)
+        // Step 10. Late move reductions: late moves (quiet, or threats below a four-three)
         // rarely matter, so they are scouted shallower first and searched fully only if they
         // beat alpha; the further the policy rates a move below the best reducible one before
         // it, the shallower.
@@ -267,7 +267,7 @@ impl Run<'_, '_> {
         } else {
             0
         };
-        // Step 10. Principal variation search: a zero window proves the move worse than the
+        // Step 11. Principal variation search: a zero window proves the move worse than the
         // first cheaply; only a move that beats it is searched with the full window.
         let mut s = -self.negamax(depth - 1 - r, -alpha - 1, -alpha, ply + 1, false);
         if s > alpha && r > 0 && !self.aborted {

@@ -1,11 +1,12 @@
-//! The node function, in numbered steps as in the engines this follows. Steps 8 to 12 are the
+//! The node function, in numbered steps as in the engines this follows. Steps 9 to 13 are the
 //! move loop the root shares ([`super::movepick`]).
 
 use super::run::Run;
-use super::score::{from_tt, win_in};
+use super::score::{from_tt, win_in, WIN_MIN};
 use super::MAX_PLY;
 use crate::evaluation::movegen::{self, Scope};
 use crate::game::board::Pos;
+use crate::game::pattern::Threat;
 use crate::search::tt::Bound;
 
 impl Run<'_, '_> {
@@ -62,7 +63,15 @@ impl Run<'_, '_> {
         }
         let tt_move = tt_move.or(known_move);
 
-        // Step 6. Generate once, score once, order by the ladder, table move, killers, history.
+        // Step 6. The static evaluation, and the pruning it allows at non-PV nodes.
+        let eval = self.static_eval(ply);
+        if !pv_node {
+            if let Some(s) = self.prune_by_eval(depth, eval, alpha, beta, ply) {
+                return s;
+            }
+        }
+
+        // Step 7. Generate once, score once, order by the ladder, table move, killers, history.
         let mut moves = std::mem::take(&mut self.stack[ply].moves);
         let scope = movegen::generate(&mut self.pos, self.params.threat_prune, &mut moves);
         if moves.is_empty() {
@@ -76,7 +85,7 @@ impl Run<'_, '_> {
         }
         self.order(&mut moves, tt_move, ply);
 
-        // Step 7. Forced replies: a block of a five, or a defence against an open three, is
+        // Step 8. Forced replies: a block of a five, or a defence against an open three, is
         // searched a ply deeper (when enabled), so that the attacker's threats alone spend the
         // depth and a threat sequence is read as deep as its attacking moves allow. The
         // attacker's moves still cost a ply each, so the extension cannot recur without end.
@@ -87,11 +96,81 @@ impl Run<'_, '_> {
         };
         let search_depth = depth + i32::from(extension);
 
-        // Steps 8-12. The move loop, and the bound it stores.
+        // Steps 9-13. The move loop, and the bound it stores.
         let best =
             self.search_moves::<false>(&mut moves, search_depth, alpha, beta, ply, pv_node, key);
         self.stack[ply].moves = moves;
         best
+    }
+
+    /// The node's static evaluation, kept on the stack with whether the move that led here
+    /// was a four and whether the side to move is improving. After a four the evaluation says little (the block is forced), so the
+    /// parent's, negated, stands for it.
+    fn static_eval(&mut self, ply: usize) -> i32 {
+        let after_four = self
+            .pos
+            .has_at_least(self.pos.side_to_move().opponent(), Threat::Five);
+        let eval = if after_four {
+            -self.stack[ply - 1].static_eval
+        } else {
+            self.evaluate()
+        };
+        let improving = ply >= 2 && eval > self.stack[ply - 2].static_eval;
+        let frame = &mut self.stack[ply];
+        frame.after_four = after_four;
+        frame.static_eval = eval;
+        frame.improving = improving;
+        eval
+    }
+
+    /// Step 6's pruning at a non-PV node of remaining `depth` with static evaluation `eval`:
+    /// the node's value when the evaluation alone settles it. Only in calm positions: the
+    /// opponent has no five and no open four to make (no forced reply, no open three), and
+    /// the node's side is not in the middle of a line of fours (its moves two and four plies
+    /// up were both fours), whose end the evaluation cannot see.
+    fn prune_by_eval(
+        &mut self,
+        depth: i32,
+        eval: i32,
+        alpha: i32,
+        beta: i32,
+        ply: usize,
+    ) -> Option<i32> {
+        let p = &self.params;
+        if !(p.rfp || p.razor) {
+            return None;
+        }
+        let op = self.pos.side_to_move().opponent();
+        if self.stack[ply].after_four || self.pos.has_at_least(op, Threat::OpenFour) {
+            return None;
+        }
+        let improving = self.stack[ply].improving;
+        // Reverse futility: far enough above beta, the node's side can afford to play any
+        // reasonable move; the evaluation stands for the search (never an unproven win).
+        let in_attack =
+            ply >= 3 && self.stack[ply - 1].after_four && self.stack[ply - 3].after_four;
+        if p.rfp
+            && depth <= p.rfp_max_depth
+            && !in_attack
+            && eval < WIN_MIN
+            && beta > -WIN_MIN
+            && eval - p.rfp_margin(depth, improving) >= beta
+        {
+            return Some(eval);
+        }
+        // Razoring: near the horizon, far below alpha, only fours could save the node; the
+        // quiescence plays them out, and its value stands when it confirms the fail-low.
+        if p.razor && alpha > -WIN_MIN && alpha < WIN_MIN {
+            if let Some(margin) = p.razor_margin(depth) {
+                if eval + margin < alpha {
+                    let v = self.qsearch(alpha, alpha + 1, ply, p.qsearch_fours);
+                    if v <= alpha || self.aborted {
+                        return Some(v);
+                    }
+                }
+            }
+        }
+        None
     }
 
     /// What is known beforehand of a node: its best move, and its value when known to at least

@@ -46,6 +46,24 @@ crate::declare_settings! {
         partial_iteration: bool = true, "BANGO_PARTIAL_ITERATION";
         /// Evaluate every leaf from scratch instead of incrementally (a slow oracle for tests).
         full_eval: bool = false, "BANGO_FULL_EVAL";
+        /// Reverse futility pruning: a calm non-PV node whose static evaluation beats beta by
+        /// [`Params::rfp_margin`] a ply returns the evaluation (changes values; with razoring,
+        /// +59.6 ± 48.2 Elo at 200 ms, experiments page).
+        rfp: bool = true, "BANGO_RFP";
+        /// Razoring: a non-PV node near the horizon whose static evaluation is far below alpha
+        /// returns the quiescence's value when that confirms it (changes values).
+        razor: bool = true, "BANGO_RAZOR";
+        /// Reverse futility margin per remaining ply (one less ply when improving), in
+        /// evaluation units (900 a logit).
+        rfp_margin: i32 = 230, "BANGO_TUNE_RFP_MARGIN";
+        /// Reverse futility pruning applies at nodes of at most this remaining depth.
+        rfp_max_depth: i32 = 8, "BANGO_TUNE_RFP_MAX_DEPTH";
+        /// Razoring's margin at depth `d`: `razor_base + razor_per_ply · d`.
+        razor_base: i32 = 70, "BANGO_TUNE_RAZOR_BASE";
+        /// See [`Params::razor_base`].
+        razor_per_ply: i32 = 50, "BANGO_TUNE_RAZOR_PER_PLY";
+        /// Razoring applies at nodes of at most this remaining depth.
+        razor_max_depth: i32 = 2, "BANGO_TUNE_RAZOR_MAX_DEPTH";
         /// Half-width of the first aspiration window.
         aspiration_delta: i32 = 400, "BANGO_TUNE_ASPIRATION_DELTA";
         /// Aspiration windows start at this depth.
@@ -99,6 +117,8 @@ impl Params {
         Params {
             lmr: false,
             move_count_pruning: false,
+            rfp: false,
+            razor: false,
             ..Params::default()
         }
     }
@@ -122,6 +142,20 @@ impl Params {
         } else {
             0
         }
+    }
+
+    /// The reverse futility margin at remaining depth `depth`: [`Params::rfp_margin`] a ply,
+    /// one ply less when the side to move is improving.
+    #[inline]
+    pub fn rfp_margin(&self, depth: i32, improving: bool) -> i32 {
+        self.rfp_margin * (depth - i32::from(improving)).max(0)
+    }
+
+    /// The razoring margin at remaining depth `depth`, or `None` beyond
+    /// [`Params::razor_max_depth`].
+    #[inline]
+    pub fn razor_margin(&self, depth: i32) -> Option<i32> {
+        (depth <= self.razor_max_depth).then(|| self.razor_base + self.razor_per_ply * depth)
     }
 
     /// Move-count pruning: at a non-PV node of remaining depth `depth`, prunable moves after this
@@ -207,5 +241,18 @@ mod tests {
         };
         assert_eq!(off.policy_reduction(100_000), 0);
         assert_eq!(p.late_move_count(5), 10);
+    }
+
+    #[test]
+    fn eval_margins_follow_the_tunables() {
+        let p = Params::default();
+        // 230 a ply; improving takes a ply off; never negative.
+        assert_eq!(p.rfp_margin(3, false), 690);
+        assert_eq!(p.rfp_margin(3, true), 460);
+        assert_eq!(p.rfp_margin(0, true), 0);
+        // 70 + 50 d up to depth 2, none beyond.
+        assert_eq!(p.razor_margin(1), Some(120));
+        assert_eq!(p.razor_margin(2), Some(170));
+        assert_eq!(p.razor_margin(3), None);
     }
 }

@@ -11,6 +11,7 @@ use super::run::{IterationBest, RootMove, Run};
 use super::score::INF;
 use crate::evaluation::movegen::{self, Move};
 use crate::game::board::Pos;
+use crate::game::pattern::Threat;
 
 impl Run<'_, '_> {
     /// Generates, orders and hints the root moves; worker `worker` rotates them by its index
@@ -74,6 +75,13 @@ impl Run<'_, '_> {
             order: (n - k) as i64,
             ..r.mv
         }));
+        // The root's static evaluation and four, for the pruning of the nodes below.
+        let after_four = self
+            .pos
+            .has_at_least(self.pos.side_to_move().opponent(), Threat::Five);
+        self.stack[0].after_four = after_four;
+        self.stack[0].static_eval = self.evaluate();
+        self.stack[0].improving = false;
         let key = self.pos.key();
         let best = self.search_moves::<true>(&mut moves, depth, alpha, beta, 0, true, key);
         self.stack[0].moves = moves;

@@ -58,6 +58,15 @@ pub(super) struct IterationBest {
 pub(super) struct Frame {
     /// Quiet moves that cut off at this ply, most recent first.
     pub killers: [Option<Pos>; 2],
+    /// The node's static evaluation (side to move's view), kept for the nodes two plies
+    /// down to tell whether the side to move is improving.
+    pub static_eval: i32,
+    /// The node's opponent has a five to make: the move that led here was a four (or the
+    /// node is lost).
+    pub after_four: bool,
+    /// The static evaluation is above the node's two plies up (the side to move is doing
+    /// better than at its last turn).
+    pub improving: bool,
     /// The principal variation from this ply: `pv[ply..pv_len]`.
     pub pv: [Pos; MAX_PLY + 2],
     /// Where this ply's principal variation ends.
@@ -73,6 +82,9 @@ impl Frame {
     pub fn new() -> Frame {
         Frame {
             killers: [None; 2],
+            static_eval: 0,
+            after_four: false,
+            improving: false,
             pv: [Pos(0); MAX_PLY + 2],
             pv_len: 0,
             moves: Vec::with_capacity(64),
