@@ -7,7 +7,9 @@
 //!   and, since wall time on a loaded machine says little about parallel speed-up, the CPU time
 //!   the process used (Linux `/proc/self/stat`), nodes per CPU second (the cost of sharing) and
 //!   the CPU time per worker relative to N = 1 (the time ratio N otherwise idle cores would give);
-//!   `BANGO_SMP_BENCH_DEPTH` (default 7), `BANGO_SMP_BENCH_POSITIONS` (default 6),
+//!   its depth is the first whose search of the set takes one worker at least
+//!   `BANGO_SMP_BENCH_SECONDS` (default 3), or `BANGO_SMP_BENCH_DEPTH` when set;
+//!   `BANGO_SMP_BENCH_POSITIONS` (default 6),
 //!   `BANGO_SMP_BENCH_ROUNDS` (default 3) and `BANGO_SMP_BENCH_HASH_MIB` (default: the brain's
 //!   table size) set its size; times count the searches only, not the tables' set-up;
 //!   `BANGO_SMP_BENCH_COUNTS` (default `1,2,4`) lists the worker counts, the first being the
@@ -17,6 +19,7 @@
 //!   per-round ratios and its 95% interval; `BANGO_SMP_BENCH_UNCAPPED=1` searches as the brain
 //!   plays instead, with no depth cap (so no worker searches the target depth just because it
 //!   is the last), each search stopped when any worker first completes the target depth;
+//!   the search's own `BANGO_*` switches and tunables apply (e.g. `BANGO_RFP=0`);
 //!   for N > 1 it also prints each worker's own nodes as a share of the first count's, and how
 //!   many searches answered with that worker's iteration (where the parallel overhead lies);
 //! - with `BANGO_SMP_BENCH_THROUGHPUT=1`, first, nodes per second per searching thread of one
@@ -34,6 +37,12 @@ use bango::search::tt::{TranspositionTable, DEFAULT_BYTES};
 use criterion::{BenchmarkId, Criterion};
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
+
+/// The search's parameters: the defaults, with any `BANGO_*` search variable set in the
+/// environment (so that a switched-off feature's scaling can be measured beside the default's).
+fn params() -> Params {
+    Params::from_vars(&|v| std::env::var(v).ok(), &mut |w| eprintln!("{w}"))
+}
 
 /// `cargo bench` passes `--bench`; `cargo test` runs this binary once as a smoke test.
 fn benching() -> bool {
@@ -117,7 +126,7 @@ fn run(
     let mut per_worker = PerWorker::new(threads);
     for bp in set {
         let tt = TranspositionTable::new(hash_bytes());
-        let mut smp = LazySmp::new(threads, Params::default());
+        let mut smp = LazySmp::new(threads, params());
         let stop = AtomicBool::new(false);
         let reached = parking_lot::Mutex::new(None);
         let t = Instant::now();
@@ -195,12 +204,37 @@ fn counts() -> Vec<usize> {
         .collect()
 }
 
+/// The depth of the interleaved summary: `BANGO_SMP_BENCH_DEPTH` when set (and the smoke test's
+/// small one under `cargo test`); else the first depth whose search of the whole set takes one
+/// worker at least `BANGO_SMP_BENCH_SECONDS` (default 3). A fixed depth drifts into measuring
+/// fixed costs as the search gets faster; a depth chosen by one worker's time keeps the ratio's
+/// meaning (issue 44: two workers take 0.87 of one's time at a depth one worker completes in
+/// under a second, 0.63 at one taking it about 4 s).
+fn summary_depth(set: &[BenchPosition], uncapped: bool) -> u32 {
+    if std::env::var("BANGO_SMP_BENCH_DEPTH").is_ok() || !benching() {
+        return env("BANGO_SMP_BENCH_DEPTH", 7) as u32;
+    }
+    let target: f64 = std::env::var("BANGO_SMP_BENCH_SECONDS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(3.0);
+    let base = counts()[0];
+    for depth in 4..=40 {
+        let took = run(set, base, depth, uncapped).2.as_secs_f64();
+        if took >= target || depth == 40 {
+            println!("depth {depth} takes N={base} {took:.2} s on the set (target {target} s)");
+            return depth;
+        }
+    }
+    unreachable!()
+}
+
 fn interleaved() {
-    let depth = env("BANGO_SMP_BENCH_DEPTH", 7) as u32;
     let set = set(env("BANGO_SMP_BENCH_POSITIONS", 6));
     let rounds = env("BANGO_SMP_BENCH_ROUNDS", 3);
     let counts = counts();
     let uncapped = env("BANGO_SMP_BENCH_UNCAPPED", 0) != 0;
+    let depth = summary_depth(&set, uncapped);
     let mut times = vec![Vec::new(); counts.len()];
     let mut nodes = vec![0u64; counts.len()];
     let mut cpu = vec![0f64; counts.len()];
@@ -291,7 +325,7 @@ enum Pairing {
 /// Nodes and the searching threads' summed time of `bp` searched to `depth` under `pairing`.
 fn paired_search(bp: &BenchPosition, pairing: Pairing, depth: u32) -> (u64, f64) {
     let one = |tt: &TranspositionTable, threads: usize| {
-        let mut smp = LazySmp::new(threads, Params::default());
+        let mut smp = LazySmp::new(threads, params());
         let stop = AtomicBool::new(false);
         let job = Job {
             board: &bp.board,
