@@ -51,12 +51,12 @@
 //! Reverse futility pruning and razoring (`BANGO_RFP`, `BANGO_RAZOR`, on by default since
 //! issue 44's first step; node step 6): the node's static evaluation is kept on the search stack,
 //! and at calm non-PV nodes (the opponent has no five and no open four to make, the node's side is
-//! not in a line of fours) an evaluation 230 units a ply above beta (a ply less when improving, up
+//! not in a line of fours) an evaluation 160 units a ply above beta (a ply less when improving, up
 //! to depth 8) returns the evaluation, and near the horizon (depth 1-2) one 70 + 50 d below alpha
-//! returns the quiescence's value when that confirms the fail-low. The margins are Rapfi's scaled
-//! to the fitted 900 a logit, not yet tuned.
+//! returns the quiescence's value when that confirms the fail-low. The margins started as Rapfi's
+//! scaled to the fitted 900 a logit (230 a ply); the futility margin was then set by games.
 //!
-//! - Bench signature 327917 -> 166439; at depth 9, 917773 nodes -> 493759 (futility alone),
+//! - Bench signature 327917 -> 166439 (margin 230); at depth 9, 917773 nodes -> 493759 (futility alone),
 //!   758397 (razoring alone), 397327 (both). `bench --movetime 1000`: mean depth 14.5 -> 15.7.
 //! - Self-play against 1c9acb7, 200 ms a move, 200 games, `--concurrency 2 --seed 11`, freestyle
 //!   openings: +113 −79 =8, +59.6 ± 48.2 Elo.
@@ -86,6 +86,19 @@
 //!   At depth 20 each of the two workers searches as many nodes as one worker alone: the
 //!   helpers stop sharing work in deep searches (not the table's size: a larger one is worse).
 //!   Open in issue 44.
+//! - The futility margin, in self-play at 200 ms, 200 games each (`--concurrency 1`, two arenas
+//!   at once): 160 against 230, +109 −80 =11, +50.7 ± 47.6 (seed 14); 110 against 160, +98 −95
+//!   =7, +5.2 ± 47.6 (seed 16). 160 is the default: bench signature 166439 -> 155459 (classic
+//!   weights 558445). Against Rapfi, as above (seeds 21 and 22, the two runs at once): +12 −46 =2
+//!   and +9 −51 =0, together +21 −97 =2, 18.3%, the same as with 230: no change that 120 games
+//!   can show. `bench --movetime 1000`, one run after another: mean depth 16.4 at 1824408 nodes
+//!   a second, against 14.5 at 1764837 for 1c9acb7 and 14.5 at 1728747 for 90da261.
+//! - Not adopted on 200 games at 200 ms (against the default of the time, margin 230, two arenas
+//!   at once): a ply more of late move reduction once alpha was raised at a PV node of depth 3 to
+//!   11 (`BANGO_TUNE_LMR_AFTER_RAISE=1`, kept as a tunable at 0), +106 −90 =4, +27.9 ± 48.1
+//!   (seed 13); the fail-high reduction at cut nodes (a cut-node flag passed down; every move but
+//!   an own four a ply shallower where the evaluation beats beta by −32 + 54d, Rapfi's margin
+//!   scaled), +95 −92 =13, +5.2 ± 46.8 (seed 15), removed with its cut-node flag.
 //! - Not kept: move-count pruning by Rapfi's formula, `(3 + d^1.32) / 2` moves, twice that when
 //!   improving, uncapped, in place of `min(3 + d², 10)`: against the default above, 200 ms, 200
 //!   games, seed 12: +93 −100 =7, −12.2 ± 47.6. Narrower aspiration windows cost nodes at fixed

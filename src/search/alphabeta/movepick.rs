@@ -165,8 +165,15 @@ impl Run<'_, '_> {
         picker.deferred.clear();
         while let Some((m, i, may_reduce)) = picker.next(best > -WIN_MIN) {
             let reducible = !ROOT && may_reduce;
-            // How far the policy rates this move below the best reducible move so far.
+            // A late move's reduction beyond the depth-and-index one: the policy's share (how
+            // far it rates this move below the best reducible move so far), and
+            // [`Params::lmr_after_raise`](super::Params) once a move has raised alpha at a PV
+            // node of middling depth (the node has a good move; the rest matter less).
             let policy_gap = picker.best_reducible_value.map_or(0, |v| v - m.value);
+            let extra_reduction = self.params.policy_reduction(policy_gap)
+                + self
+                    .params
+                    .raised_alpha_reduction(depth, alpha > orig_alpha);
             let events = ROOT && self.pv_idx == 0;
             if events {
                 self.root_event(RootEventKind::Enter, m.pos, depth);
@@ -174,8 +181,16 @@ impl Run<'_, '_> {
             let nodes_before = self.nodes;
             let marked = picker.busy.map(|(b, key)| (b, b.mark(key, m.pos)));
             self.pos.make(m.pos);
-            let score =
-                self.search_move(depth, alpha, beta, ply, pv_node, i, reducible, policy_gap);
+            let score = self.search_move(
+                depth,
+                alpha,
+                beta,
+                ply,
+                pv_node,
+                i,
+                reducible,
+                extra_reduction,
+            );
             self.pos.unmake();
             if let Some((b, mark)) = marked {
                 b.clear(mark);
@@ -234,7 +249,7 @@ impl Run<'_, '_> {
 
     /// Searches the move just made, the `i`-th of its node: the first with the full window;
     /// later ones with a zero-window scout, reduced by late move reductions when `reducible`
-    /// (more when the policy rates it `policy_gap` units below the best reducible move before it),
+    /// (`extra_reduction` plies more than depth and index say),
     /// searched again at full depth if a reduced scout beats alpha, and with the full window
     /// at PV nodes if the scout lands inside it. Returns the score from the node's side.
     #[allow(clippy::too_many_arguments)]
@@ -247,7 +262,7 @@ impl Run<'_, '_> {
         pv_node: bool,
         i: usize,
         reducible: bool,
-        policy_gap: i32,
+        extra_reduction: i32,
     ) -> i32 {
         if i == 0 || !self.params.pvs {
             return -self.negamax(depth - 1, -beta, -alpha, ply + 1, pv_node);
@@ -261,9 +276,7 @@ impl Run<'_, '_> {
             && depth >= self.params.lmr_min_depth
             && i >= self.params.lmr_min_index
         {
-            (self.params.lmr_reduction(depth, i, pv_node)
-                + self.params.policy_reduction(policy_gap))
-            .min(depth - 1)
+            (self.params.lmr_reduction(depth, i, pv_node) + extra_reduction).min(depth - 1)
         } else {
             0
         };
