@@ -22,7 +22,7 @@
 //! target/release/pbrain-bango bench --movetime 1000
 //! # lazy SMP time to depth, N=2 against N=1 in one interleaved run (paired ratios with a 95%
 //! # interval; BANGO_SMP_BENCH_UNCAPPED=1 times depth as the brain plays; knobs in benches/smp.rs)
-//! # (the depth is the first one worker needs 3 s for: BANGO_SMP_BENCH_SECONDS, or fix BANGO_SMP_BENCH_DEPTH)
+//! # (its depth: the first one worker needs 3 s for, BANGO_SMP_BENCH_SECONDS; or BANGO_SMP_BENCH_DEPTH)
 //! BANGO_SMP_BENCH_UNCAPPED=1 BANGO_SMP_BENCH_COUNTS=1,2 BANGO_SMP_BENCH_ROUNDS=8 cargo bench --bench smp -- nomatch
 //! # nodes per second per thread: one search alone, two at once (a table each, then one shared),
 //! # and N=2; what two busy threads lose on this machine before and after sharing the table

@@ -104,8 +104,8 @@ impl Run<'_, '_> {
     }
 
     /// The node's static evaluation, kept on the stack with whether the move that led here
-    /// was a four and whether the side to move is improving. After a four the evaluation says little (the block is forced), so the
-    /// parent's, negated, stands for it.
+    /// was a four and whether the side to move is improving. After a four the evaluation says
+    /// little (the block is forced), so the parent's, negated, stands for it.
     fn static_eval(&mut self, ply: usize) -> i32 {
         let after_four = self
             .pos
