@@ -82,6 +82,7 @@
 //!   | with | 18 | 1.90 s | 0.786 (0.674 to 0.916) |
 //!   | with | 20 | 4.05 s | 1.066 (0.887 to 1.281) |
 //!   | with, 256 MiB table | 20 | 3.83 s | 1.429 (1.202 to 1.698) |
+//!   | with, margin 160, depth by time (3 s) | 21 | 4.73 s | 0.952 (0.823 to 1.101) |
 //!
 //!   At depth 20 each of the two workers searches as many nodes as one worker alone: the
 //!   helpers stop sharing work in deep searches (not the table's size: a larger one is worse).
@@ -90,8 +91,10 @@
 //!   at once): 160 against 230, +109 −80 =11, +50.7 ± 47.6 (seed 14); 110 against 160, +98 −95
 //!   =7, +5.2 ± 47.6 (seed 16). 160 is the default: bench signature 166439 -> 155459 (classic
 //!   weights 558445). Against Rapfi, as above (seeds 21 and 22, the two runs at once): +12 −46 =2
-//!   and +9 −51 =0, together +21 −97 =2, 18.3%, the same as with 230: no change that 120 games
-//!   can show. `bench --movetime 1000`, one run after another: mean depth 16.4 at 1824408 nodes
+//!   and +9 −51 =0, together +21 −97 =2, 18.3%, the same as with 230. Two more seeds, 1c9acb7
+//!   and this default side by side: seed 23 +6 −53 =1 against +11 −47 =2, seed 24 +11 −49 =0
+//!   against +18 −40 =2. Over seeds 21 to 24, 240 games each: 1c9acb7 +32 −203 =5, 14.4%
+//!   (−310 ± 63 Elo); this default +50 −184 =6, 22.1% (−219 ± 53), +7.7 ± 6.9 points. `bench --movetime 1000`, one run after another: mean depth 16.4 at 1824408 nodes
 //!   a second, against 14.5 at 1764837 for 1c9acb7 and 14.5 at 1728747 for 90da261.
 //! - Not adopted on 200 games at 200 ms (against the default of the time, margin 230, two arenas
 //!   at once): a ply more of late move reduction once alpha was raised at a PV node of depth 3 to
