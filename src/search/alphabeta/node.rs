@@ -104,8 +104,8 @@ impl Run<'_, '_> {
     }
 
     /// The node's static evaluation, kept on the stack with whether the move that led here
-    /// was a four and whether the side to move is improving. After a four the evaluation says
-    /// little (the block is forced), so the parent's, negated, stands for it.
+    /// was a four. After a four the evaluation says little (the block is forced), so the
+    /// parent's, negated, stands for it.
     fn static_eval(&mut self, ply: usize) -> i32 {
         let after_four = self
             .pos
@@ -115,11 +115,9 @@ impl Run<'_, '_> {
         } else {
             self.evaluate()
         };
-        let improving = ply >= 2 && eval > self.stack[ply - 2].static_eval;
         let frame = &mut self.stack[ply];
         frame.after_four = after_four;
         frame.static_eval = eval;
-        frame.improving = improving;
         eval
     }
 
@@ -144,7 +142,8 @@ impl Run<'_, '_> {
         if self.stack[ply].after_four || self.pos.has_at_least(op, Threat::OpenFour) {
             return None;
         }
-        let improving = self.stack[ply].improving;
+        // Improving: the side to move evaluates better than at its last turn.
+        let improving = ply >= 2 && eval > self.stack[ply - 2].static_eval;
         // Reverse futility: far enough above beta, the node's side can afford to play any
         // reasonable move; the evaluation stands for the search (never an unproven win).
         let in_attack =

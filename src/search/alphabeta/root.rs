@@ -81,7 +81,6 @@ impl Run<'_, '_> {
             .has_at_least(self.pos.side_to_move().opponent(), Threat::Five);
         self.stack[0].after_four = after_four;
         self.stack[0].static_eval = self.evaluate();
-        self.stack[0].improving = false;
         let key = self.pos.key();
         let best = self.search_moves::<true>(&mut moves, depth, alpha, beta, 0, true, key);
         self.stack[0].moves = moves;

@@ -64,9 +64,6 @@ pub(super) struct Frame {
     /// The node's opponent has a five to make: the move that led here was a four (or the
     /// node is lost).
     pub after_four: bool,
-    /// The static evaluation is above the node's two plies up (the side to move is doing
-    /// better than at its last turn).
-    pub improving: bool,
     /// The principal variation from this ply: `pv[ply..pv_len]`.
     pub pv: [Pos; MAX_PLY + 2],
     /// Where this ply's principal variation ends.
@@ -84,7 +81,6 @@ impl Frame {
             killers: [None; 2],
             static_eval: 0,
             after_four: false,
-            improving: false,
             pv: [Pos(0); MAX_PLY + 2],
             pv_len: 0,
             moves: Vec::with_capacity(64),
