@@ -9,7 +9,9 @@
 //!   the CPU time per worker relative to N = 1 (the time ratio N otherwise idle cores would give);
 //!   its depth is the first whose search of the set takes one worker at least
 //!   `BANGO_SMP_BENCH_SECONDS` (default 3), or `BANGO_SMP_BENCH_DEPTH` when set;
-//!   `BANGO_SMP_BENCH_POSITIONS` (default 6),
+//!   of the freestyle bench positions (the first `BANGO_SMP_BENCH_POSITIONS`, default all 12), it
+//!   times those one worker has not proven won or lost by that depth (a proof ends a search
+//!   early, so it times a fixed cost); `BANGO_SMP_BENCH_PER_POSITION=1` prints each search;
 //!   `BANGO_SMP_BENCH_ROUNDS` (default 3) and `BANGO_SMP_BENCH_HASH_MIB` (default: the brain's
 //!   table size) set its size; times count the searches only, not the tables' set-up;
 //!   `BANGO_SMP_BENCH_COUNTS` (default `1,2,4`) lists the worker counts, the first being the
@@ -30,6 +32,7 @@
 
 use bango::front::bench::{positions, BenchPosition};
 use bango::game::rules::Rule;
+use bango::search::alphabeta::score::is_proven;
 use bango::search::alphabeta::{Params, Report};
 use bango::search::smp::{Job, LazySmp};
 use bango::search::timeman::Plan;
@@ -106,8 +109,21 @@ impl PerWorker {
     }
 }
 
-/// Searches every position to `depth` with `threads` workers; returns (nodes, depth reached
-/// summed over positions, time inside the searches, what each worker did). Each position gets a
+/// What one [`run`] over the set did.
+struct Run {
+    /// Nodes over every position and worker.
+    nodes: u64,
+    /// The depth reached, summed over positions.
+    depths: u32,
+    /// Time inside the searches.
+    searching: Duration,
+    /// What each worker did.
+    per_worker: PerWorker,
+    /// Each position's time to the depth (seconds) and score, in the set's order.
+    per_position: Vec<(f64, i32)>,
+}
+
+/// Searches every position to `depth` with `threads` workers. Each position gets a
 /// fresh table and fresh workers, made and dropped outside the timed part: allocating and
 /// freeing a table of millions of slots is set-up, the same for every N, and would pull the
 /// ratios towards 1.
@@ -115,15 +131,11 @@ impl PerWorker {
 /// Capped, `depth` is every worker's last iteration. `uncapped` searches as the brain plays: no
 /// depth cap (so no worker treats `depth` as its last iteration), each search stopped as soon as
 /// any worker completes an iteration of at least `depth`, and timed to that moment.
-fn run(
-    set: &[BenchPosition],
-    threads: usize,
-    depth: u32,
-    uncapped: bool,
-) -> (u64, u32, Duration, PerWorker) {
+fn run(set: &[BenchPosition], threads: usize, depth: u32, uncapped: bool) -> Run {
     let plan = Plan::UNLIMITED;
     let (mut nodes, mut depths, mut searching) = (0, 0, Duration::ZERO);
     let mut per_worker = PerWorker::new(threads);
+    let mut per_position = Vec::with_capacity(set.len());
     for bp in set {
         let tt = TranspositionTable::new(hash_bytes());
         let mut smp = LazySmp::new(threads, params());
@@ -154,7 +166,24 @@ fn run(
         };
         let r = smp.search(&tt, &job);
         // A proven win ends a search before `depth`: its whole time counts.
-        searching += reached.lock().unwrap_or_else(|| t.elapsed());
+        let took = reached.lock().unwrap_or_else(|| t.elapsed());
+        searching += took;
+        per_position.push((took.as_secs_f64(), r.result.score));
+        if env("BANGO_SMP_BENCH_PER_POSITION", 0) != 0 {
+            let own: Vec<u64> = r
+                .per_worker
+                .iter()
+                .map(|w| w.as_ref().map_or(0, |w| w.nodes))
+                .collect();
+            println!(
+                "    {:<14} N={threads} {:>7.3} s  depth {:>2}  move {:?}  score {:>6}  worker nodes {own:?}",
+                bp.name,
+                took.as_secs_f64(),
+                r.result.depth,
+                r.result.best,
+                r.result.score
+            );
+        }
         nodes += r.result.nodes;
         depths += r.result.depth;
         per_worker.chosen[r.worker] += 1;
@@ -162,7 +191,13 @@ fn run(
             *sum += w.as_ref().map_or(0, |w| w.nodes);
         }
     }
-    (nodes, depths, searching, per_worker)
+    Run {
+        nodes,
+        depths,
+        searching,
+        per_worker,
+        per_position,
+    }
 }
 
 /// CPU seconds used by this process so far, all threads (exited ones included); Linux only.
@@ -204,37 +239,68 @@ fn counts() -> Vec<usize> {
         .collect()
 }
 
-/// The depth of the interleaved summary: `BANGO_SMP_BENCH_DEPTH` when set (and the smoke test's
-/// small one under `cargo test`); else the first depth whose search of the whole set takes one
-/// worker at least `BANGO_SMP_BENCH_SECONDS` (default 3). A fixed depth drifts into measuring
-/// fixed costs as the search gets faster; a depth chosen by one worker's time keeps the ratio's
-/// meaning (issue 44: two workers take 0.87 of one's time at a depth one worker completes in
-/// under a second, 0.63 at one taking it about 4 s).
-fn summary_depth(set: &[BenchPosition], uncapped: bool) -> u32 {
-    if std::env::var("BANGO_SMP_BENCH_DEPTH").is_ok() || !benching() {
-        return env("BANGO_SMP_BENCH_DEPTH", 7) as u32;
+/// The depth of the interleaved summary and the positions it times.
+///
+/// The depth: `BANGO_SMP_BENCH_DEPTH` when set (and the smoke test's small one under `cargo
+/// test`); else the first depth whose search of the set takes one worker at least
+/// `BANGO_SMP_BENCH_SECONDS` (default 3). A fixed depth drifts into measuring fixed costs as
+/// the search gets faster; a depth chosen by one worker's time keeps the ratio's meaning (issue
+/// 44: two workers take 0.87 of one's time at a depth one worker completes in under a second,
+/// 0.63 at one taking it about 4 s).
+///
+/// The positions: those one worker has not proven won or lost by that depth. A proven position
+/// ends its search at the proof, whatever the depth asked, so it times the proof's fixed cost,
+/// not the sharing of a deepening search (three of the first six freestyle positions are proven
+/// by depth 16, and made the ratio a draw of the other three).
+fn summary_depth(set: &[BenchPosition], uncapped: bool) -> (u32, Vec<BenchPosition>) {
+    let base = counts()[0];
+    let unproven = |set: &[BenchPosition], r: &Run| -> Vec<BenchPosition> {
+        (set.iter().zip(&r.per_position))
+            .filter(|(_, &(_, score))| !is_proven(score))
+            .map(|(bp, _)| bp.clone())
+            .collect()
+    };
+    if !benching() {
+        return (env("BANGO_SMP_BENCH_DEPTH", 7) as u32, set.to_vec());
+    }
+    if std::env::var("BANGO_SMP_BENCH_DEPTH").is_ok() {
+        let depth = env("BANGO_SMP_BENCH_DEPTH", 7) as u32;
+        let live = unproven(set, &run(set, base, depth, uncapped));
+        return (depth, live);
     }
     let target: f64 = std::env::var("BANGO_SMP_BENCH_SECONDS")
         .ok()
         .and_then(|s| s.parse().ok())
         .unwrap_or(3.0);
-    let base = counts()[0];
+    let mut live = set.to_vec();
     for depth in 4..=40 {
-        let took = run(set, base, depth, uncapped).2.as_secs_f64();
-        if took >= target || depth == 40 {
-            println!("depth {depth} takes N={base} {took:.2} s on the set (target {target} s)");
-            return depth;
+        let r = run(&live, base, depth, uncapped);
+        live = unproven(&live, &r);
+        let took: f64 = (r.per_position.iter())
+            .filter(|(_, score)| !is_proven(*score))
+            .map(|(t, _)| t)
+            .sum();
+        if took >= target || depth == 40 || live.is_empty() {
+            println!(
+                "depth {depth} takes N={base} {took:.2} s on the {} positions it has not proven (target {target} s)",
+                live.len()
+            );
+            return (depth, live);
         }
     }
     unreachable!()
 }
 
 fn interleaved() {
-    let set = set(env("BANGO_SMP_BENCH_POSITIONS", 6));
     let rounds = env("BANGO_SMP_BENCH_ROUNDS", 3);
     let counts = counts();
     let uncapped = env("BANGO_SMP_BENCH_UNCAPPED", 0) != 0;
-    let depth = summary_depth(&set, uncapped);
+    let (depth, set) = summary_depth(&set(env("BANGO_SMP_BENCH_POSITIONS", 12)), uncapped);
+    let names: Vec<&str> = set.iter().map(|bp| bp.name.as_str()).collect();
+    println!("positions: {}", names.join(" "));
+    // Each position's time by round, per count: the per-position ratios weigh every position
+    // alike, where the set's total is mostly its longest search.
+    let mut position_times = vec![Vec::new(); counts.len()];
     let mut times = vec![Vec::new(); counts.len()];
     let mut nodes = vec![0u64; counts.len()];
     let mut cpu = vec![0f64; counts.len()];
@@ -242,7 +308,14 @@ fn interleaved() {
     for _ in 0..rounds {
         for (k, &n) in counts.iter().enumerate() {
             let c = cpu_seconds();
-            let (sum, depths, searching, per_worker) = run(&set, n, depth, uncapped);
+            let Run {
+                nodes: sum,
+                depths,
+                searching,
+                per_worker,
+                per_position,
+            } = run(&set, n, depth, uncapped);
+            position_times[k].extend(per_position.iter().map(|&(t, _)| t));
             workers[k].add(&per_worker);
             // A proven score ends a search before the cap; N workers may prove it earlier.
             assert!(uncapped || depths <= depth * set.len() as u32);
@@ -277,6 +350,15 @@ fn interleaved() {
             println!(
                 "  N={n}: total time ratio {:.3}  geometric mean of per-round ratios {geo:.3} (95% interval {low:.3} to {high:.3})",
                 total / base_total
+            );
+            let per_position: Vec<f64> = (position_times[k].iter())
+                .zip(&position_times[0])
+                .map(|(t, base)| t / base)
+                .collect();
+            let (geo, low, high) = geometric_mean_interval(&per_position);
+            println!(
+                "  N={n}: geometric mean of per-position ratios {geo:.3} (95% interval {low:.3} to {high:.3}, {} searches)",
+                per_position.len()
             );
         }
     }
@@ -407,7 +489,11 @@ fn main() {
     let mut group = c.benchmark_group("smp");
     for n in [1usize, 2, 4] {
         group.bench_with_input(BenchmarkId::new("time_to_depth6", n), &n, |b, &n| {
-            b.iter_custom(|iters| (0..iters).map(|_| run(&set, n, depth, false).2).sum())
+            b.iter_custom(|iters| {
+                (0..iters)
+                    .map(|_| run(&set, n, depth, false).searching)
+                    .sum()
+            })
         });
     }
     group.finish();
