@@ -84,9 +84,17 @@
 //!   | with, 256 MiB table | 20 | 3.83 s | 1.429 (1.202 to 1.698) |
 //!   | with, margin 160, depth by time (3 s) | 21 | 4.73 s | 0.952 (0.823 to 1.101) |
 //!
-//!   At depth 20 each of the two workers searches as many nodes as one worker alone: the
-//!   helpers stop sharing work in deep searches (not the table's size: a larger one is worse).
-//!   Open in issue 44.
+//!   At depth 20 each of the two workers searched as many nodes as one worker alone. The
+//!   cause was the bench's set, not the workers: three of these six positions are proven by
+//!   depth 16, and a proof ends its search whatever the depth, so the ratio was a draw of the
+//!   other three (one of which two workers answer with another move, a different tree). Since
+//!   1b60861 the bench times the freestyle bench positions one worker has not proven by the
+//!   depth: at depth 19 (seven positions, 4.12 s for one worker), 6 rounds, 0.694 (0.584 to
+//!   0.824) per round and 0.631 (0.541 to 0.736) per position, each worker searching 0.66 of
+//!   one worker's nodes. Deferral from remaining depth 2 gives 0.776 (0.717 to 0.838) per
+//!   round and from 5 0.803 (0.721 to 0.893): 3 stays.
+//! - Two workers against one at equal time (200 ms a move, `--concurrency 1`, 200 games, seed
+//!   31, 4b2128d): +112 −81 =7, **+54.3 ± 48.2** Elo.
 //! - The futility margin, in self-play at 200 ms, 200 games each (`--concurrency 1`, two arenas
 //!   at once): 160 against 230, +109 −80 =11, +50.7 ± 47.6 (seed 14); 110 against 160, +98 −95
 //!   =7, +5.2 ± 47.6 (seed 16). 160 is the default: bench signature 166439 -> 155459 (classic
@@ -145,6 +153,7 @@
 //! | eeea6a7 | the caller waits on a condition variable | 0.749 and 0.785 at depth 11, inside the session's baseline spread (0.72-0.84): no speed gain claimed |
 //! | 9f62afa | throughput mode: nodes per second per thread | 0.939 with a table each, 0.980 sharing one, 0.962 for N=2 (depth 11, 6 rounds) |
 //! | 0e6c969 | busy root moves are put off too | uncapped depth 12, 10 rounds: 0.748 without, 0.697 with (paired ratio 0.932, 95% 0.870-0.998); each worker's share of N=1's nodes 0.665 -> 0.625 |
+//! | 1b60861 | only positions one worker has not proven by the depth (7 of 12) | uncapped depth 19 (4.1 s for N=1), 6 rounds: 0.694 (0.584-0.824) per round, 0.631 (0.541-0.736) per position; before, six positions of which three proven: 0.952 (0.823-1.101) at depth 21 |
 //!
 //! In games, both sides with two workers, 300 ms a move, 300 games (seed 50): the busy-move marks
 //! against iteration skipping 150-147-3, +3.5 +/- 39.3 (bd1fe6d).
