@@ -118,41 +118,6 @@ fn the_last_quiescence_four_is_pruned_only_where_it_cannot_win() {
     assert_eq!(run(&renju, true), run(&renju, false));
 }
 
-/// With `BANGO_QSEARCH_VCF` the quiescence reads a line of fours to its end: at depth 1 (where
-/// every win is proved by the quiescence) it proves every freestyle and standard VCF puzzle the
-/// two-four quiescence proves, at the same or a shorter distance, and more besides.
-#[test]
-fn the_quiescence_vcf_proves_longer_lines_of_fours() {
-    let mut puzzles = load("puzzles-vcf.txt", "freestyle", 7, 300);
-    puzzles.extend(load("puzzles-vcf.txt", "standard", 7, 300));
-    let proofs = |vcf: bool| -> Vec<Option<i32>> {
-        (puzzles.iter())
-            .map(|p| {
-                let params = Params {
-                    qsearch_vcf: vcf,
-                    ..Params::default()
-                };
-                let r = search_in(p, Plan::depth(1), params, 256 << 10);
-                (r.score >= WIN_MIN).then_some(r.score)
-            })
-            .collect()
-    };
-    let (plain, vcf) = (proofs(false), proofs(true));
-    let count = |v: &[Option<i32>]| v.iter().flatten().count();
-    println!(
-        "depth 1, {} puzzles: {} proofs with two fours, {} with the VCF",
-        puzzles.len(),
-        count(&plain),
-        count(&vcf)
-    );
-    for (i, (a, b)) in plain.iter().zip(&vcf).enumerate() {
-        if let Some(a) = a {
-            assert!(b.is_some_and(|b| b >= *a), "puzzle {i}: {a} lost ({b:?})");
-        }
-    }
-    assert!(count(&vcf) > count(&plain));
-}
-
 /// The forced-reply extensions (`BANGO_EXTEND_BLOCKS`, `BANGO_EXTEND_DEFENCES`) make a threat
 /// sequence cost the search only its attacking moves: at the same nominal depth the search with
 /// them proves wins by threes and fours that it cannot see without them, and every win it

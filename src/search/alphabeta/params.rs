@@ -38,13 +38,6 @@ crate::declare_settings! {
         /// Under freestyle and standard, the quiescence's last four must be one that can still
         /// win: a four-three, a four making a point of two fours, or one whose block makes a four.
         qsearch_prune_last_four: bool = true, "BANGO_QSEARCH_PRUNE_LAST_FOUR";
-        /// Once its plain fours are spent, the quiescence goes on with the fours that can still
-        /// win (as for the last one above) on a line through the mover's last stone, without a
-        /// count limit: a four-only threat sequence (VCF) is read to its end (changes values).
-        qsearch_vcf: bool = false, "BANGO_QSEARCH_VCF";
-        /// The quiescence reads the table (a bound that settles the window ends the node) and
-        /// stores its nodes that searched moves, at depth 0 (changes values).
-        qsearch_tt: bool = false, "BANGO_QSEARCH_TT";
         /// The evaluation and move-order weights: `fitted` or `classic` (the hand-set values;
         /// changes values).
         weights: WeightSet = WeightSet::DEFAULT, "BANGO_WEIGHTS";
