@@ -93,8 +93,9 @@
 //!   0.824) per round and 0.631 (0.541 to 0.736) per position, each worker searching 0.66 of
 //!   one worker's nodes. Deferral from remaining depth 2 gives 0.776 (0.717 to 0.838) per
 //!   round and from 5 0.803 (0.721 to 0.893): 3 stays.
-//! - Two workers against one at equal time (200 ms a move, `--concurrency 1`, 200 games, seed
-//!   31, 4b2128d): +112 −81 =7, **+54.3 ± 48.2** Elo.
+//! - Two workers against one at equal time (200 ms a move, `--concurrency 1`, 4b2128d): seed 31
+//!   +112 −81 =7 (+54.3 ± 48.2), seed 32 +112 −77 =11 (+61.4 ± 47.8); the 400 games
+//!   +224 −158 =18, **+57.9 ± 33.8** Elo.
 //! - The futility margin, in self-play at 200 ms, 200 games each (`--concurrency 1`, two arenas
 //!   at once): 160 against 230, +109 −80 =11, +50.7 ± 47.6 (seed 14); 110 against 160, +98 −95
 //!   =7, +5.2 ± 47.6 (seed 16). 160 is the default: bench signature 166439 -> 155459 (classic
@@ -115,6 +116,22 @@
 //!   games, seed 12: +93 −100 =7, −12.2 ± 47.6. Narrower aspiration windows cost nodes at fixed
 //!   depth (bench depth 11: 895713 nodes at ±400, 972431 at ±200, 1015551 at ±100, 1025730 at
 //!   ±60; the evaluation's odd-even swing fails narrow windows), so they were not played.
+//!
+//! ## The quiescence as a VCF, with the table (issue 44, item 6; not kept)
+//!
+//! The code is in e0da36b and was removed by the next commit. After its two plain fours the
+//! quiescence went on with the fours that can still win on a line through the mover's last
+//! stone, without a count limit (`BANGO_QSEARCH_VCF`); and it probed the table at every node
+//! and stored the nodes that searched moves at depth 0 (`BANGO_QSEARCH_TT`).
+//! - At depth 1 the VCF proved 163 of 500 freestyle and standard VCF puzzles, against 152.
+//! - Bench signature 155459 -> 152576 (VCF), 120767 (VCF and table). `bench --movetime 1000`:
+//!   mean depth 16.5 for the default and the VCF, 15.7 with the table too (16.0 for the table
+//!   alone); nodes per second −4% with the VCF, −11% with the table (a store allocates).
+//! - Self-play against 4b2128d, 200 ms, 200 games, two arenas at once: the VCF +90 −101 =9,
+//!   −19.1 ± 47.4 (seed 41); VCF and table +95 −94 =11, +1.7 ± 47.1 (seed 42).
+//! - Against Rapfi (built-in configuration, 300 ms, seeds 21 and 22, 120 games, two arenas at
+//!   once): VCF and table +10 −47 =3 and +7 −51 =2, together +17 −98 =5 (16.3%), where the
+//!   default scored +21 −97 =2 (18.3%) on the same openings.
 //!
 //! ## Extensions of forced replies
 //!
