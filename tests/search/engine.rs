@@ -387,31 +387,6 @@ fn eval_pruning_takes_nodes_out() {
     assert_eq!(depth5_nodes(Params::default()), both, "deterministic");
 }
 
-/// The singular extension acts only from its least depth (7): a depth-7 search, whose only
-/// node that deep is the root, is the same node for node with it; at depth 10 it changes the
-/// search of every pinned position, and the search repeats exactly.
-#[test]
-fn singular_extension_acts_from_its_least_depth() {
-    let off = Params::default();
-    let on = Params {
-        singular: true,
-        ..off
-    };
-    assert_eq!(on.singular_min_depth, 7);
-    let nodes = |params: Params, depth: u32| -> Vec<u64> {
-        (midgame(3).iter())
-            .map(|b| search(b, Rule::Freestyle, depth, params).nodes)
-            .collect()
-    };
-    assert_eq!(nodes(on, 7), nodes(off, 7));
-    let (deep_on, deep_off) = (nodes(on, 10), nodes(off, 10));
-    println!("depth 10: with {deep_on:?}, without {deep_off:?}");
-    for i in 0..deep_on.len() {
-        assert_ne!(deep_on[i], deep_off[i], "position {i}");
-    }
-    assert_eq!(nodes(on, 10), deep_on, "deterministic");
-}
-
 /// The node counts of depth-5 searches with `params` on the pinned positions.
 fn depth5_nodes(params: Params) -> Vec<u64> {
     midgame(3)

@@ -122,7 +122,7 @@ impl Run<'_, '_> {
     }
 
     /// The move loop of a node `ply` plies from the root with remaining depth `depth` (key
-    /// `key`), over `moves` (ordering keys set); `singular` extends one move by its plies. Returns the best score, fail-soft, or 0 once
+    /// `key`), over `moves` (ordering keys set). Returns the best score, fail-soft, or 0 once
     /// the search is abandoned; the bound is stored in the table.
     ///
     /// Long on purpose: the one move loop the root and every node share (deferral, reductions,
@@ -138,7 +138,6 @@ impl Run<'_, '_> {
         ply: usize,
         pv_node: bool,
         key: u64,
-        singular: Option<(Pos, i32)>,
     ) -> i32 {
         let orig_alpha = alpha;
         let mut best = -INF;
@@ -182,12 +181,8 @@ impl Run<'_, '_> {
             let nodes_before = self.nodes;
             let marked = picker.busy.map(|(b, key)| (b, b.mark(key, m.pos)));
             self.pos.make(m.pos);
-            let move_depth = match singular {
-                Some((mv, plies)) if mv == m.pos => depth + plies,
-                _ => depth,
-            };
             let score = self.search_move(
-                move_depth,
+                depth,
                 alpha,
                 beta,
                 ply,
@@ -246,9 +241,7 @@ impl Run<'_, '_> {
         }
         // Step 13. Store the result with its bound (at the root, only the first line's: the
         // others are the best of a list with moves left out).
-        // The singular test's search (a move left out) stores nothing: its bound is not the
-        // node's.
-        if (!ROOT || self.pv_idx == 0) && self.stack[ply].excluded.is_none() {
+        if !ROOT || self.pv_idx == 0 {
             self.store(key, depth, best, orig_alpha, beta, ply, best_move);
         }
         best

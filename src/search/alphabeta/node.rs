@@ -2,20 +2,12 @@
 //! move loop the root shares ([`super::movepick`]).
 
 use super::run::Run;
-use super::score::{from_tt, is_proven, win_in, WIN_MIN};
+use super::score::{from_tt, win_in, WIN_MIN};
 use super::MAX_PLY;
 use crate::evaluation::movegen::{self, Scope};
 use crate::game::board::Pos;
 use crate::game::pattern::Threat;
-use crate::search::tt::{Bound, TtEntry};
-
-/// What the singular test decided for a node.
-enum Singular {
-    /// Search the table move this many plies deeper (negative: shallower).
-    Extend(i32),
-    /// End the node with this bound (multi-cut).
-    Cut(i32),
-}
+use crate::search::tt::Bound;
 
 impl Run<'_, '_> {
     /// The score of the position `ply` plies from the root, searched `depth` plies deep inside
@@ -60,27 +52,20 @@ impl Run<'_, '_> {
         // too: it is what the analyst wants the search to build on. A deep enough table bound
         // that settles the window ends the node (not at PV nodes, so the principal variation
         // stays whole). The table's move, else the known one, is tried first.
-        // The singular test's search of the other moves (a move left out) skips both: what
-        // they hold is the whole node's.
         let key = self.pos.key();
-        let excluded = self.stack[ply].excluded;
-        let (mut tt_entry, mut tt_move) = (None, None);
-        if excluded.is_none() {
-            let (known_move, known_value) = self.known(key, depth, ply);
-            if let Some(s) = known_value {
-                return s;
-            }
-            let (entry, tt_cut) = self.probe(key, depth, alpha, beta, ply, pv_node);
-            if let Some(s) = tt_cut {
-                return s;
-            }
-            tt_entry = entry;
-            tt_move = entry.and_then(|e| e.best).or(known_move);
+        let (known_move, known_value) = self.known(key, depth, ply);
+        if let Some(s) = known_value {
+            return s;
         }
+        let (tt_move, tt_cut) = self.probe(key, depth, alpha, beta, ply, pv_node);
+        if let Some(s) = tt_cut {
+            return s;
+        }
+        let tt_move = tt_move.or(known_move);
 
         // Step 6. The static evaluation, and the pruning it allows at non-PV nodes.
         let eval = self.static_eval(ply);
-        if !pv_node && excluded.is_none() {
+        if !pv_node {
             if let Some(s) = self.prune_by_eval(depth, eval, alpha, beta, ply) {
                 return s;
             }
@@ -98,13 +83,6 @@ impl Run<'_, '_> {
                 0
             };
         }
-        if let Some(x) = excluded {
-            moves.retain(|m| m.pos != x);
-            if moves.is_empty() {
-                self.stack[ply].moves = moves;
-                return alpha;
-            }
-        }
         self.order(&mut moves, tt_move, ply);
 
         // Step 8. Forced replies: a block of a five, or a defence against an open three, is
@@ -118,30 +96,9 @@ impl Run<'_, '_> {
         };
         let search_depth = depth + i32::from(extension);
 
-        // Step 8b. Singular extension of the table move, in calm positions.
-        let mut singular = None;
-        if let (Some(e), Some(mv), Scope::All) = (tt_entry, tt_move, scope) {
-            match self.singular(e, mv, depth, beta, ply, pv_node) {
-                Singular::Cut(s) => {
-                    self.stack[ply].moves = moves;
-                    return s;
-                }
-                Singular::Extend(0) => {}
-                Singular::Extend(x) => singular = Some((mv, x)),
-            }
-        }
-
         // Steps 9-13. The move loop, and the bound it stores.
-        let best = self.search_moves::<false>(
-            &mut moves,
-            search_depth,
-            alpha,
-            beta,
-            ply,
-            pv_node,
-            key,
-            singular,
-        );
+        let best =
+            self.search_moves::<false>(&mut moves, search_depth, alpha, beta, ply, pv_node, key);
         self.stack[ply].moves = moves;
         best
     }
@@ -232,8 +189,8 @@ impl Run<'_, '_> {
         (k.best, value)
     }
 
-    /// The table's entry for a node, and its score when a deep enough bound settles the window
-    /// (never at PV nodes).
+    /// The table's advice for a node: its move, and its score when a deep enough bound settles
+    /// the window (never at PV nodes).
     fn probe(
         &self,
         key: u64,
@@ -242,7 +199,7 @@ impl Run<'_, '_> {
         beta: i32,
         ply: usize,
         pv_node: bool,
-    ) -> (Option<TtEntry>, Option<i32>) {
+    ) -> (Option<Pos>, Option<i32>) {
         if !self.params.tt {
             return (None, None);
         }
@@ -250,7 +207,7 @@ impl Run<'_, '_> {
             return (None, None);
         };
         if pv_node || (e.depth as i32) < depth {
-            return (Some(e), None);
+            return (e.best, None);
         }
         let s = from_tt(e.score, ply);
         let cut = match e.bound {
@@ -258,54 +215,6 @@ impl Run<'_, '_> {
             Bound::Lower => s >= beta,
             Bound::Upper => s <= alpha,
         };
-        (Some(e), cut.then_some(s))
-    }
-
-    /// Step 8b: whether the table move `mv` of entry `e` is singular at a node of remaining
-    /// `depth`. The node's other moves are searched at half depth against a zero window a
-    /// margin below the table score: when all fail low there, the table move is the node's
-    /// only good one and is searched a ply deeper; when they beat beta too, the node has
-    /// several refutations and (off the principal variation) is cut at that bound; when the
-    /// table move is not singular but its bound already beats beta, it is searched a ply
-    /// shallower. Only for a lower or exact bound searched nearly as deep, never a proven one.
-    fn singular(
-        &mut self,
-        e: TtEntry,
-        mv: Pos,
-        depth: i32,
-        beta: i32,
-        ply: usize,
-        pv_node: bool,
-    ) -> Singular {
-        let p = &self.params;
-        let tt_score = from_tt(e.score, ply);
-        if !p.singular
-            || depth < p.singular_min_depth
-            || e.best != Some(mv)
-            || e.bound == Bound::Upper
-            || i32::from(e.depth) < depth - p.singular_depth_slack
-            || is_proven(tt_score)
-        {
-            return Singular::Extend(0);
-        }
-        let singular_beta = tt_score - p.singular_margin * depth;
-        // About half depth, of the entry's parity: the evaluation favours the side to move at
-        // the leaves, so scores of searches of the other parity are not comparable with it.
-        let half = (depth - 1) / 2;
-        let test_depth = half + (half - i32::from(e.depth)).rem_euclid(2);
-        self.stack[ply].excluded = Some(mv);
-        let v = self.negamax(test_depth, singular_beta - 1, singular_beta, ply, false);
-        self.stack[ply].excluded = None;
-        if self.aborted {
-            Singular::Extend(0)
-        } else if v < singular_beta {
-            Singular::Extend(1)
-        } else if singular_beta >= beta && !pv_node {
-            Singular::Cut(singular_beta)
-        } else if tt_score >= beta {
-            Singular::Extend(-1)
-        } else {
-            Singular::Extend(0)
-        }
+        (e.best, cut.then_some(s))
     }
 }

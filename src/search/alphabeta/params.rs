@@ -38,12 +38,6 @@ crate::declare_settings! {
         /// Under freestyle and standard, the quiescence's last four must be one that can still
         /// win: a four-three, a four making a point of two fours, or one whose block makes a four.
         qsearch_prune_last_four: bool = true, "BANGO_QSEARCH_PRUNE_LAST_FOUR";
-        /// Singular extension of the table move: a table move whose bound beats every other
-        /// move's by a margin (an excluded-move search at half depth) is searched a ply deeper;
-        /// when the other moves beat beta too, the node is cut (multi-cut); when the table
-        /// move is not singular and its bound beats beta, it is searched a ply shallower
-        /// (changes values).
-        singular: bool = false, "BANGO_SINGULAR";
         /// The evaluation and move-order weights: `fitted` or `classic` (the hand-set values;
         /// changes values).
         weights: WeightSet = WeightSet::DEFAULT, "BANGO_WEIGHTS";
@@ -80,12 +74,6 @@ crate::declare_settings! {
         defer_min_depth: i32 = 3, "BANGO_TUNE_DEFER_MIN_DEPTH";
         /// Late move reductions apply at nodes of at least this remaining depth.
         lmr_min_depth: i32 = 2, "BANGO_TUNE_LMR_MIN_DEPTH";
-        /// The least remaining depth for the singular extension.
-        singular_min_depth: i32 = 7, "BANGO_TUNE_SINGULAR_MIN_DEPTH";
-        /// How far below the node's depth the table entry may be for the singular test.
-        singular_depth_slack: i32 = 3, "BANGO_TUNE_SINGULAR_DEPTH_SLACK";
-        /// The singular test's margin below the table score, a ply of remaining depth.
-        singular_margin: i32 = 30, "BANGO_TUNE_SINGULAR_MARGIN";
         /// Late move reductions apply to reducible moves from this index of the ordered list on.
         lmr_min_index: usize = 2, "BANGO_TUNE_LMR_MIN_INDEX";
         /// The reduction of a late reducible move is `ln depth · ln index / lmr_divisor` plies.

@@ -82,7 +82,7 @@ impl Run<'_, '_> {
         self.stack[0].after_four = after_four;
         self.stack[0].static_eval = self.evaluate();
         let key = self.pos.key();
-        let best = self.search_moves::<true>(&mut moves, depth, alpha, beta, 0, true, key, None);
+        let best = self.search_moves::<true>(&mut moves, depth, alpha, beta, 0, true, key);
         self.stack[0].moves = moves;
         best
     }

@@ -68,9 +68,6 @@ pub(super) struct Frame {
     pub pv: [Pos; MAX_PLY + 2],
     /// Where this ply's principal variation ends.
     pub pv_len: usize,
-    /// The move the node leaves out (the singular test's search of the other moves): set while
-    /// that search runs at this ply, which then neither reads nor writes the table.
-    pub excluded: Option<Pos>,
     /// The node's move list (kept to reuse its allocation).
     pub moves: Vec<Move>,
     /// Moves put off because another worker was searching them: the move, its place in the
@@ -86,7 +83,6 @@ impl Frame {
             after_four: false,
             pv: [Pos(0); MAX_PLY + 2],
             pv_len: 0,
-            excluded: None,
             moves: Vec::with_capacity(64),
             deferred: Vec::new(),
         }
