@@ -133,6 +133,22 @@
 //!   once): VCF and table +10 −47 =3 and +7 −51 =2, together +17 −98 =5 (16.3%), where the
 //!   default scored +21 −97 =2 (18.3%) on the same openings.
 //!
+//! ## Singular extension of the table move (issue 44, item 4; not kept)
+//!
+//! The code is in 95fee2d and was removed by the next commit. At nodes of remaining depth 7
+//! or more with a lower or exact table bound at most 3 plies shallower, the other moves were
+//! searched at about half depth against the table score minus a margin a ply: all below, the
+//! table move got a ply more; above beta off the principal variation, the node was cut
+//! (multi-cut); otherwise a table move whose bound beat beta got a ply less.
+//! - The test search must have the entry's parity: the evaluation's odd-even swing makes a
+//!   search of the other parity incomparable with the table score. Without that rule, at a
+//!   margin of 8 a ply, `bench --movetime 1000` fell from depth 16.4 to 15.4, and the first
+//!   games were behind (+38 −42 =6 after 86 self-play games; +7 −52 =1 on seed 21 against Rapfi).
+//! - With it, margin 30: depth 15.9; self-play against 4b2128d, 200 ms, 200 games (seed 44)
+//!   +104 −86 =10, +31.4 ± 47.4; against Rapfi (built-in, 300 ms, seeds 21 and 22, 120 games)
+//!   +7 −51 =2 and +10 −48 =2, 15.8%, where the default scored 18.3% on the same openings. Ahead
+//!   in self-play, behind against Rapfi: not kept.
+//!
 //! ## Extensions of forced replies
 //!
 //! Two extensions of forced replies are built and **off by default**
