@@ -131,7 +131,9 @@
 //!   −19.1 ± 47.4 (seed 41); VCF and table +95 −94 =11, +1.7 ± 47.1 (seed 42).
 //! - Against Rapfi (built-in configuration, 300 ms, seeds 21 and 22, 120 games, two arenas at
 //!   once): VCF and table +10 −47 =3 and +7 −51 =2, together +17 −98 =5 (16.3%), where the
-//!   default scored +21 −97 =2 (18.3%) on the same openings.
+//!   default scored +21 −97 =2 (18.3%) on the same openings, and +17 −102 =1 (14.6%) when
+//!   played again after both experiments, in the same conditions (4b2128d, two arenas at once).
+//!   No gain shown in self-play or against Rapfi: not kept.
 //!
 //! ## Singular extension of the table move (issue 44, item 4; not kept)
 //!
@@ -146,8 +148,9 @@
 //!   games were behind (+38 −42 =6 after 86 self-play games; +7 −52 =1 on seed 21 against Rapfi).
 //! - With it, margin 30: depth 15.9; self-play against 4b2128d, 200 ms, 200 games (seed 44)
 //!   +104 −86 =10, +31.4 ± 47.4; against Rapfi (built-in, 300 ms, seeds 21 and 22, 120 games)
-//!   +7 −51 =2 and +10 −48 =2, 15.8%, where the default scored 18.3% on the same openings. Ahead
-//!   in self-play, behind against Rapfi: not kept.
+//!   +7 −51 =2 and +10 −48 =2, 15.8%, where the default scored 18.3% on the same openings
+//!   (and 14.6%, +17 −102 =1, when played again at the end, in the same conditions). Inside the
+//!   noise both ways: with no gain shown, not kept.
 //!
 //! ## Extensions of forced replies
 //!
