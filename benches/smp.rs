@@ -254,18 +254,21 @@ fn counts() -> Vec<usize> {
 /// by depth 16, and made the ratio a draw of the other three).
 fn summary_depth(set: &[BenchPosition], uncapped: bool) -> (u32, Vec<BenchPosition>) {
     let base = counts()[0];
-    let unproven = |set: &[BenchPosition], r: &Run| -> Vec<BenchPosition> {
-        (set.iter().zip(&r.per_position))
+    // The positions `r` did not prove, and their summed time.
+    let unproven = |set: &[BenchPosition], r: &Run| -> (Vec<BenchPosition>, f64) {
+        let kept: Vec<(BenchPosition, f64)> = (set.iter().zip(&r.per_position))
             .filter(|(_, &(_, score))| !is_proven(score))
-            .map(|(bp, _)| bp.clone())
-            .collect()
+            .map(|(bp, &(t, _))| (bp.clone(), t))
+            .collect();
+        let took = kept.iter().map(|(_, t)| t).sum();
+        (kept.into_iter().map(|(bp, _)| bp).collect(), took)
     };
     if !benching() {
         return (env("BANGO_SMP_BENCH_DEPTH", 7) as u32, set.to_vec());
     }
     if std::env::var("BANGO_SMP_BENCH_DEPTH").is_ok() {
         let depth = env("BANGO_SMP_BENCH_DEPTH", 7) as u32;
-        let live = unproven(set, &run(set, base, depth, uncapped));
+        let (live, _) = unproven(set, &run(set, base, depth, uncapped));
         return (depth, live);
     }
     let target: f64 = std::env::var("BANGO_SMP_BENCH_SECONDS")
@@ -274,12 +277,8 @@ fn summary_depth(set: &[BenchPosition], uncapped: bool) -> (u32, Vec<BenchPositi
         .unwrap_or(3.0);
     let mut live = set.to_vec();
     for depth in 4..=40 {
-        let r = run(&live, base, depth, uncapped);
-        live = unproven(&live, &r);
-        let took: f64 = (r.per_position.iter())
-            .filter(|(_, score)| !is_proven(*score))
-            .map(|(t, _)| t)
-            .sum();
+        let (kept, took) = unproven(&live, &run(&live, base, depth, uncapped));
+        live = kept;
         if took >= target || depth == 40 || live.is_empty() {
             println!(
                 "depth {depth} takes N={base} {took:.2} s on the {} positions it has not proven (target {target} s)",

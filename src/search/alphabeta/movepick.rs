@@ -169,11 +169,14 @@ impl Run<'_, '_> {
             // far it rates this move below the best reducible move so far), and
             // [`Params::lmr_after_raise`](super::Params) once a move has raised alpha at a PV
             // node of middling depth (the node has a good move; the rest matter less).
-            let policy_gap = picker.best_reducible_value.map_or(0, |v| v - m.value);
-            let extra_reduction = self.params.policy_reduction(policy_gap)
-                + self
-                    .params
-                    .raised_alpha_reduction(depth, alpha > orig_alpha);
+            // Only a reducible move reads it, so no other move pays for it.
+            let extra_reduction = if reducible {
+                let policy_gap = picker.best_reducible_value.map_or(0, |v| v - m.value);
+                self.params.policy_reduction(policy_gap)
+                    + (self.params).raised_alpha_reduction(depth, alpha > orig_alpha)
+            } else {
+                0
+            };
             let events = ROOT && self.pv_idx == 0;
             if events {
                 self.root_event(RootEventKind::Enter, m.pos, depth);
