@@ -14,6 +14,8 @@
 //! - [`book`]: opening book tools.
 //! - [`farm`]: runs cut into shards (local processes, Slurm job arrays) and their merge.
 //! - [`tune`]: SPSA over the search's `BANGO_TUNE_*` tunables by matches.
+//! - [`yardstick`]: decisive positions of lost games, judged by a stronger brain, and the
+//!   share where a brain's move now holds.
 
 use bango::engine::config::Config;
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
@@ -32,6 +34,7 @@ mod teacher;
 mod train;
 mod tune;
 mod web;
+mod yardstick;
 
 /// `pbrain-bango`: the Gomocup brain and its tools.
 #[derive(Parser, Debug)]
@@ -79,6 +82,10 @@ enum Command {
     Merge(farm::MergeArgs),
     /// Tune `BANGO_TUNE_*` parameters by SPSA over matches between two copies of the brain.
     Tune(tune::Args),
+    /// Decisive positions of lost games, judged by a stronger brain, and the share of them
+    /// where a brain's move now holds.
+    #[command(subcommand)]
+    Yardstick(yardstick::Command),
 }
 
 /// The environment variables besides the configuration's: read by the tools and tests.
@@ -121,6 +128,7 @@ pub fn run() -> u8 {
         Some(Command::Farm(c)) => farm::run(c, &config),
         Some(Command::Merge(a)) => farm::merge(a, &config),
         Some(Command::Tune(a)) => tune::run(a),
+        Some(Command::Yardstick(c)) => yardstick::run(c),
     }
 }
 

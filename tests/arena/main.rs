@@ -2,3 +2,4 @@
 
 mod matches;
 mod stats;
+mod yardstick;

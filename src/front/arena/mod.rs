@@ -6,6 +6,7 @@
 //! - [`stats`]: Elo, error bars and the SPRT (pure arithmetic);
 //! - [`openings`]: opening files and random openings (seeded by [`crate::game::rng`]);
 //! - [`engine`]: one brain process over pipes, with a reader thread per process;
+//! - [`analyst`]: one brain asked about single positions (a judge, or a player of positions);
 //! - [`game`]: one refereed game ([`play_game`]);
 //! - [`runner`]: the schedule, worker threads and reports ([`Match`]);
 //! - [`record`]: PSQ game files and JSON.
@@ -15,6 +16,7 @@
 //! Invariant: the schedule depends only on the engines, the options and the seed, never on
 //! timing or on how many games run at once.
 
+pub mod analyst;
 pub mod engine;
 pub mod game;
 pub mod openings;
