@@ -13,10 +13,18 @@
 //! # Which cells ([`Scope`])
 //! - The mover has a five to make: only those cells ([`Scope::Win`]).
 //! - The opponent has a five to make: only its five points, the forced blocks ([`Scope::Block`]).
-//! - With `prune_threats`, the opponent has an open four to make (an open three on the board):
-//!   only the mover's fours and the cells where the opponent would make a four or better on some
-//!   line — every defence of a three is such a cell ([`Scope::Defend`]). Any other move lets the
-//!   open four come and loses, unless it is itself a four, which is kept.
+//! - With [`Defences::Wide`] or [`Defences::Exact`], the opponent has an open four to make (an
+//!   open three on the board): only the mover's fours and the defences ([`Scope::Defend`]). Any
+//!   other move lets the open four come and loses (after an open four only a five saves the
+//!   mover, and a move that threatens one is a four, which is kept). `Wide` takes every cell
+//!   where the opponent would make a four or better on some line (every defence of a three is
+//!   such a cell); `Exact` keeps of those only the cells after which the opponent has no usable
+//!   open four left (each tried by make and unmake). When `Exact` leaves nothing (two threes no
+//!   one cell stops, and no four) the node is lost; it falls back to the wide set so that the
+//!   search still sees moves. Not under caro: a five blocked at both ends does not win there,
+//!   so a cell beyond a three's end can hold where the opponent makes no four, and the open
+//!   four rung does not see that far; caro nodes are not restricted. The completeness of both sets is tested against the VCF solver in
+//!   `tests/search/defences.rs`.
 //! - Otherwise every empty cell within Chebyshev distance 2 of a stone ([`Scope::All`]).
 //!
 //! Renju forbidden points are never generated for black (only suspects are checked, and the
@@ -45,6 +53,17 @@ pub struct Move {
 
 /// Ranks at or below this are quiet (no open three or better for either side at the cell).
 pub const QUIET_RANK: u8 = 1;
+
+/// How a node facing an open three restricts its moves (see the module docs).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Defences {
+    /// No restriction.
+    Off,
+    /// Own fours and every cell where the opponent would make a four.
+    Wide,
+    /// Own fours and the cells after which the opponent has no open four to make.
+    Exact,
+}
 
 /// Which cells a node considers (see the module docs).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -91,7 +110,7 @@ pub fn find_usable(pos: &mut Position, c: Color, t: Threat) -> Option<Pos> {
 /// Fills `out` with the moves of the side to move (see the module docs) and says which scope
 /// applied. An empty list means no legal move near the stones (a full board, or only forbidden
 /// blocks).
-pub fn generate(pos: &mut Position, prune_threats: bool, out: &mut Vec<Move>) -> Scope {
+pub fn generate(pos: &mut Position, defences: Defences, out: &mut Vec<Move>) -> Scope {
     out.clear();
     let me = pos.side_to_move();
     let op = me.opponent();
@@ -113,24 +132,46 @@ pub fn generate(pos: &mut Position, prune_threats: bool, out: &mut Vec<Move>) ->
         }
         return Scope::Block;
     }
-    let defend = prune_threats && find_usable(pos, op, Threat::OpenFour).is_some();
-    for q in cells.iter() {
-        if !pos.is_legal_for(q, me) {
-            continue;
+    // Under caro a five blocked at both ends does not win, so whether a four is open depends on
+    // cells beyond the pattern window (a stone four cells past a three's end can hold): the
+    // rung is not exact enough to prune on, and caro nodes are not restricted.
+    let defend = defences != Defences::Off
+        && pos.rule() != Rule::Caro
+        && find_usable(pos, op, Threat::OpenFour).is_some();
+    let mut exact = defend && defences == Defences::Exact;
+    loop {
+        for q in cells.iter() {
+            if !pos.is_legal_for(q, me) {
+                continue;
+            }
+            if defend && pos.info(q, me).threat < Threat::Four {
+                if !pos.patterns(q, op).iter().any(|&p| p >= Pattern::B4) {
+                    continue;
+                }
+                if exact && !stops_open_fours(pos, q, op) {
+                    continue;
+                }
+            }
+            out.push(make_move(pos, q, me, &recent));
         }
-        if defend
-            && pos.info(q, me).threat < Threat::Four
-            && !pos.patterns(q, op).iter().any(|&p| p >= Pattern::B4)
-        {
-            continue;
+        if !(exact && out.is_empty()) {
+            break;
         }
-        out.push(make_move(pos, q, me, &recent));
+        exact = false;
     }
     if defend {
         Scope::Defend
     } else {
         Scope::All
     }
+}
+
+/// Whether the side to move playing `q` leaves `op` without a usable open four to make.
+fn stops_open_fours(pos: &mut Position, q: Pos, op: Color) -> bool {
+    pos.make(q);
+    let stopped = find_usable(pos, op, Threat::OpenFour).is_none();
+    pos.unmake();
+    stopped
 }
 
 /// The last two stones (the opponent's, then the mover's): the policy's proximity terms.
@@ -185,7 +226,7 @@ pub fn fast_move(pos: &mut Position) -> Option<Pos> {
         return Some(Pos::new(c, c));
     }
     let mut moves = Vec::new();
-    generate(pos, true, &mut moves);
+    generate(pos, Defences::Wide, &mut moves);
     let best = moves
         .iter()
         .max_by_key(|m| (m.rank, m.value, std::cmp::Reverse(m.pos)));
@@ -232,7 +273,7 @@ mod tests {
         assert_eq!(p.side_to_move(), Color::White);
         let mut moves = Vec::new();
         // White's open four to make wins, so it must rank top, but black's blocks stay listed.
-        let scope = generate(&mut p, true, &mut moves);
+        let scope = generate(&mut p, Defences::Wide, &mut moves);
         assert_eq!(scope, Scope::Defend);
         moves.sort_by_key(|m| std::cmp::Reverse((m.rank, m.value)));
         assert!(moves[0].pos == Pos::new(1, 1) || moves[0].pos == Pos::new(5, 1));
@@ -260,7 +301,7 @@ mod tests {
             Rule::Freestyle,
         );
         let mut moves = Vec::new();
-        assert_eq!(generate(&mut p, true, &mut moves), Scope::Block);
+        assert_eq!(generate(&mut p, Defences::Wide, &mut moves), Scope::Block);
         assert_eq!(
             moves.iter().map(|m| m.pos).collect::<Vec<_>>(),
             vec![Pos::new(3, 3)]
@@ -285,10 +326,10 @@ mod tests {
         );
         assert_eq!(p.side_to_move(), Color::Black);
         let mut moves = Vec::new();
-        generate(&mut p, true, &mut moves);
+        generate(&mut p, Defences::Wide, &mut moves);
         assert!(!moves.iter().any(|m| m.pos == Pos::new(4, 4)));
         let mut free = position(&p.board().to_string(), Rule::Freestyle);
-        generate(&mut free, true, &mut moves);
+        generate(&mut free, Defences::Wide, &mut moves);
         assert!(moves.iter().any(|m| m.pos == Pos::new(4, 4)));
     }
 }

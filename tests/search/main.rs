@@ -1,6 +1,7 @@
 //! The search layer: the alpha-beta engine (tactics, equivalences, determinism, limits), the
 //! shared puzzle suites at fixed node budgets, and lazy SMP.
 
+mod defences;
 mod engine;
 mod known;
 mod puzzles;

@@ -73,7 +73,7 @@ impl Run<'_, '_> {
 
         // Step 7. Generate once, score once, order by the ladder, table move, killers, history.
         let mut moves = std::mem::take(&mut self.stack[ply].moves);
-        let scope = movegen::generate(&mut self.pos, self.params.threat_prune, &mut moves);
+        let scope = movegen::generate(&mut self.pos, self.params.defences(), &mut moves);
         if moves.is_empty() {
             self.stack[ply].moves = moves;
             // No legal block of a five loses; otherwise the board is full: a draw.

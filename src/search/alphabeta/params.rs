@@ -7,6 +7,7 @@
 //! depth; the others change what is searched and are judged by games. [`Params::exact`] keeps only
 //! the value-preserving ones.
 
+use crate::evaluation::movegen::Defences;
 use crate::evaluation::weights::WeightSet;
 
 crate::declare_settings! {
@@ -25,6 +26,9 @@ crate::declare_settings! {
         move_count_pruning: bool = true, "BANGO_MCP";
         /// Restrict moves to defences when the opponent has an open three (changes values).
         threat_prune: bool = true, "BANGO_THREAT_PRUNE";
+        /// With [`Params::threat_prune`], keep only the exact defences: the cells after which
+        /// the opponent has no open four left, and own fours (changes values).
+        exact_defences: bool = false, "BANGO_EXACT_DEFENCES";
         /// A forced block of a five is searched one ply deeper, so that a line of fours costs
         /// the search one ply per four, not two (changes values; off: with the defence
         /// extension it lost 58 Elo at 300 ms, README "Search").
@@ -117,6 +121,15 @@ impl crate::search::settings::SettingValue for WeightSet {
 }
 
 impl Params {
+    /// How a node facing an open three restricts its moves.
+    pub fn defences(&self) -> Defences {
+        match (self.threat_prune, self.exact_defences) {
+            (false, _) => Defences::Off,
+            (true, false) => Defences::Wide,
+            (true, true) => Defences::Exact,
+        }
+    }
+
     /// Only the features that never change the root score at a fixed depth.
     pub fn exact() -> Params {
         Params {

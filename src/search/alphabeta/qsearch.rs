@@ -4,7 +4,7 @@
 use super::run::Run;
 use super::score::win_in;
 use super::MAX_PLY;
-use crate::evaluation::movegen::{self, Move};
+use crate::evaluation::movegen::{self, Defences, Move};
 use crate::game::pattern::Threat;
 use crate::game::rules::Rule;
 
@@ -29,7 +29,7 @@ impl Run<'_, '_> {
         // Q3. A five of the opponent must be blocked: no standing pat.
         if self.pos.has_at_least(op, Threat::Five) {
             let mut moves = std::mem::take(&mut self.stack[ply].moves);
-            movegen::generate(&mut self.pos, false, &mut moves);
+            movegen::generate(&mut self.pos, Defences::Off, &mut moves);
             let best = self.qsearch_moves(&moves, alpha, beta, ply, fours, -win_in(ply + 2));
             self.stack[ply].moves = moves;
             return best;

@@ -9,7 +9,7 @@
 
 use super::run::{IterationBest, RootMove, Run};
 use super::score::INF;
-use crate::evaluation::movegen::{self, Move};
+use crate::evaluation::movegen::{self, Defences, Move};
 use crate::game::board::Pos;
 use crate::game::pattern::Threat;
 
@@ -18,8 +18,12 @@ impl Run<'_, '_> {
     /// so that lazy SMP workers start on different moves.
     pub(super) fn init_root(&mut self, worker: usize) {
         let mut moves = Vec::new();
-        let threat_prune = self.params.threat_prune && !self.options.every_move;
-        movegen::generate(&mut self.pos, threat_prune, &mut moves);
+        let defences = if self.options.every_move {
+            Defences::Off
+        } else {
+            self.params.defences()
+        };
+        movegen::generate(&mut self.pos, defences, &mut moves);
         let tt_move = if self.params.tt {
             self.ctx.tt.probe(self.pos.key()).and_then(|e| e.best)
         } else {
