@@ -152,6 +152,37 @@
 //!   (and 14.6%, +17 −102 =1, when played again at the end, in the same conditions). Inside the
 //!   noise both ways: with no gain shown, not kept.
 //!
+//! ## The yardstick of decisive positions (issue 44, item 10)
+//!
+//! `pbrain-bango yardstick collect` over the gauntlets of 4b2128d (seeds 21, 22) and 1c9acb7
+//! (seeds 21-24) against Rapfi at 300 ms: 305 lost games, Rapfi (built-in, 64 MiB) judging
+//! every position at 200 ms and the two largest drops again at 1000 ms, two games at once:
+//! 223 decisive positions in 15.5 minutes (4 games failed: Rapfi did not answer a `RESTART`).
+//! They lie at a median of 12 stones (quartiles 6 and 23), from a median win probability of
+//! 0.42 for bango (quartiles 0.30 and 0.53), and 183 of them drop to a lost position. The
+//! tune part holds 168 (the test part, one opening group in four, 55, is not read).
+//!
+//! `yardstick score` on the tune part, bango at 300 ms unless said, Rapfi judging at 1000 ms,
+//! tolerance 0.1; each run about 75 s (the judge is asked only about new moves); the paired
+//! difference from the first run of 4b2128d by `yardstick compare`:
+//!
+//! | player | holds | against 4b2128d, paired |
+//! |---|---|---|
+//! | 4b2128d | 52/168 = 31.0% (24.5-38.3%) | |
+//! | 4b2128d again | 54/168 = 32.1% | +1.2 (−1.1..+3.5) |
+//! | 4b2128d at 1000 ms | 65/168 = 38.7% | +7.7 (+0.5..+14.9) |
+//! | singular extension (wip of 95fee2d, margin 30) | 56/168 = 33.3% | +2.4 (−6.2..+10.9) |
+//! | quiescence VCF and table (e0da36b) | 47/168 = 28.0% | −3.0 (−10.1..+4.1) |
+//! | `BANGO_EXTEND_BLOCKS=1` | 53/168 = 31.5% | +0.6 (−6.9..+8.1) |
+//! | `BANGO_EXTEND_DEFENCES=1` | 54/168 = 32.1% | +1.2 (−7.2..+9.6) |
+//! | `BANGO_PROOFS=vct` | 55/168 = 32.7% | +1.8 (−1.3..+4.9) |
+//!
+//! A replay moves the figure by about a point (the move under a clock varies little), and
+//! three times the time gains 7.7 points, so the yardstick reads depth. None of the search
+//! experiments moved it beyond its noise, as none moved the gauntlet. Its positions were
+//! chosen where these builds failed, so any change of move tends to score above a replay:
+//! compare a change with a replay of its baseline, never with zero.
+//!
 //! ## Extensions of forced replies
 //!
 //! Two extensions of forced replies are built and **off by default**

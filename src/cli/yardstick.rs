@@ -17,6 +17,17 @@ pub enum Command {
     Collect(CollectArgs),
     /// Play a brain on a yardstick and report the share of moves that hold.
     Score(ScoreArgs),
+    /// Compare two score runs position by position (their `--out` files).
+    Compare(CompareArgs),
+}
+
+/// Options of `yardstick compare`.
+#[derive(clap::Args, Debug)]
+pub struct CompareArgs {
+    /// The first run's results (the baseline).
+    first: PathBuf,
+    /// The second run's results.
+    second: PathBuf,
 }
 
 /// The judge's options, common to both subcommands.
@@ -104,6 +115,9 @@ pub struct ScoreArgs {
     /// Print one line per position.
     #[arg(long)]
     verbose: bool,
+    /// Also write one line per position here (for `yardstick compare`).
+    #[arg(long, value_name = "FILE")]
+    out: Option<PathBuf>,
     #[command(flatten)]
     judge: JudgeArgs,
 }
@@ -113,6 +127,7 @@ pub fn run(command: Command) -> u8 {
     let result = match command {
         Command::Collect(a) => collect(a),
         Command::Score(a) => score(a),
+        Command::Compare(a) => compare(a),
     };
     match result {
         Ok(()) => 0,
@@ -257,22 +272,16 @@ fn score(a: ScoreArgs) -> Result<(), String> {
     );
     progress.finish_and_clear();
     let mut parts: [Vec<Trial>; 2] = [Vec::new(), Vec::new()];
-    let mut failed = 0;
+    let (mut failed, mut lines) = (0, String::new());
     for ((test, d), t) in chosen.iter().zip(&trials) {
         match t {
             Ok(t) => {
+                let line = yardstick::result_line(d, t);
                 if a.verbose {
-                    println!(
-                        "line {} before {:.2} played {} best {} moved {} after {:.2} {}",
-                        d.position.line,
-                        d.before(),
-                        d.played,
-                        d.position.best,
-                        t.moved,
-                        t.after,
-                        if t.holds { "holds" } else { "drops" }
-                    );
+                    println!("{line}");
                 }
+                lines.push_str(&line);
+                lines.push('\n');
                 parts[*test as usize].push(*t);
             }
             Err(e) => {
@@ -280,6 +289,9 @@ fn score(a: ScoreArgs) -> Result<(), String> {
                 eprintln!("yardstick: {e}");
             }
         }
+    }
+    if let Some(out) = &a.out {
+        std::fs::write(out, &lines).map_err(|e| format!("{}: {e}", out.display()))?;
     }
     println!(
         "{}: {} at {} ms, judged by {} at {} ms, tolerance {} ({} s, {failed} failed)",
@@ -299,5 +311,25 @@ fn score(a: ScoreArgs) -> Result<(), String> {
     if failed > 0 {
         return Err(format!("{failed} positions failed"));
     }
+    Ok(())
+}
+
+fn compare(a: CompareArgs) -> Result<(), String> {
+    let read = |p: &PathBuf| {
+        std::fs::read_to_string(p)
+            .map(|t| yardstick::parse_results(&t))
+            .map_err(|e| format!("{}: {e}", p.display()))
+    };
+    let (first, second) = (read(&a.first)?, read(&a.second)?);
+    let paired = yardstick::Paired::of(&first, &second);
+    if paired.both == 0 {
+        return Err("the two runs share no position".into());
+    }
+    println!(
+        "{} against {}: {}",
+        a.second.display(),
+        a.first.display(),
+        paired.text()
+    );
     Ok(())
 }

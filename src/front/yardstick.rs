@@ -405,6 +405,102 @@ impl Share {
     }
 }
 
+/// One answered position as `yardstick score` writes it: `line N before P played x,y best x,y
+/// moved x,y after P holds|drops`.
+pub fn result_line(d: &Decisive, t: &Trial) -> String {
+    format!(
+        "line {} before {:.2} played {} best {} moved {} after {:.2} {}",
+        d.position.line,
+        d.before(),
+        d.played,
+        d.position.best,
+        t.moved,
+        t.after,
+        if t.holds { "holds" } else { "drops" }
+    )
+}
+
+/// Reads the result lines of a score report: the yardstick line number and whether it held.
+/// Other lines are skipped.
+pub fn parse_results(text: &str) -> std::collections::BTreeMap<usize, bool> {
+    text.lines()
+        .filter_map(|l| {
+            let mut w = l.split_whitespace();
+            if w.next() != Some("line") {
+                return None;
+            }
+            let n = w.next()?.parse().ok()?;
+            match w.last()? {
+                "holds" => Some((n, true)),
+                "drops" => Some((n, false)),
+                _ => None,
+            }
+        })
+        .collect()
+}
+
+/// Two players' results on the same positions, compared pair by pair.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Paired {
+    /// Positions both answered.
+    pub both: usize,
+    /// Where only the first held.
+    pub only_first: usize,
+    /// Where only the second held.
+    pub only_second: usize,
+}
+
+impl Paired {
+    /// Pairs two result sets on their common positions.
+    pub fn of(
+        first: &std::collections::BTreeMap<usize, bool>,
+        second: &std::collections::BTreeMap<usize, bool>,
+    ) -> Paired {
+        let mut p = Paired {
+            both: 0,
+            only_first: 0,
+            only_second: 0,
+        };
+        for (line, &a) in first {
+            if let Some(&b) = second.get(line) {
+                p.both += 1;
+                p.only_first += usize::from(a && !b);
+                p.only_second += usize::from(b && !a);
+            }
+        }
+        p
+    }
+
+    /// The second's share less the first's, with a 95% interval from the paired differences
+    /// (each position contributes +1, -1 or 0; normal approximation).
+    pub fn difference(self) -> (f64, f64, f64) {
+        if self.both == 0 {
+            return (0.0, -1.0, 1.0);
+        }
+        let n = self.both as f64;
+        let (a, b) = (self.only_first as f64, self.only_second as f64);
+        let d = (b - a) / n;
+        let var = ((a + b) / n - d * d).max(0.0) / n;
+        let half = 1.96 * var.sqrt();
+        (d, d - half, d + half)
+    }
+
+    /// `+D points (lo..hi), only the first holds A, only the second B, of N`.
+    pub fn text(self) -> String {
+        let (d, lo, hi) = self.difference();
+        format!(
+            "{:+.1} points (95% {:+.1}..{:+.1}); only the first holds {}, only the second {}, \
+             of {}",
+            100.0 * d,
+            100.0 * lo,
+            100.0 * hi,
+            self.only_first,
+            self.only_second,
+            self.both
+        )
+    }
+}
+
 /// A judge: which brain, and how to read its scores.
 #[derive(Clone, Debug)]
 pub struct JudgeSpec {
@@ -661,6 +757,34 @@ mod tests {
         let t = try_move(&d, elsewhere, &mut winning, TOLERANCE).unwrap();
         assert!(!t.holds);
         assert_eq!(t.after, 0.0);
+    }
+
+    #[test]
+    fn paired_results_compare_position_by_position() {
+        let a = parse_results(
+            "header\nline 2 before 0.40 played 1,1 best 2,2 moved 1,1 after 0.00 drops\n\
+             line 3 before 0.40 played 1,1 best 2,2 moved 2,2 after 0.40 holds\n\
+             line 4 before 0.40 played 1,1 best 2,2 moved 2,2 after 0.40 holds\n\
+             line 9 before 0.40 played 1,1 best 2,2 moved 2,2 after 0.40 holds\n",
+        );
+        assert_eq!(a.len(), 4);
+        assert!(!a[&2]);
+        let b = parse_results(
+            "line 2 x holds\nline 3 x drops\nline 4 x holds\nline 5 x holds\nline 6 junk\n",
+        );
+        let p = Paired::of(&a, &b);
+        assert_eq!(
+            p,
+            Paired {
+                both: 3,
+                only_first: 1,
+                only_second: 1
+            }
+        );
+        let (d, lo, hi) = p.difference();
+        assert_eq!(d, 0.0);
+        // Differences +1, -1, 0: variance (2/3)/3, half width 1.96 * 0.4714.
+        assert!((hi - 1.96 * (2.0f64 / 9.0).sqrt()).abs() < 1e-12 && (lo + hi).abs() < 1e-12);
     }
 
     #[test]

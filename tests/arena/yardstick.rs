@@ -100,7 +100,8 @@ fn the_blunder_is_found_and_a_searching_player_holds_there() {
         .args(["yardstick", "score"])
         .arg(&out)
         .args(["--split", "all", "--player-ms", "200", "--judge-ms", "300"])
-        .args(["--tolerance", "0.3", "--verbose"])
+        .args(["--tolerance", "0.3", "--verbose", "--out"])
+        .arg(dir.join("results.txt"))
         .args(judge_args())
         .output()
         .unwrap();
@@ -112,6 +113,24 @@ fn the_blunder_is_found_and_a_searching_player_holds_there() {
     );
     assert!(report.contains(": 1/1 = 100.0% "), "{report}");
     assert!(!report.contains("moved 9,8"), "{report}");
+
+    // The results file pairs with a run that replayed the game's move (written by hand).
+    let results = std::fs::read_to_string(dir.join("results.txt")).unwrap();
+    assert!(results.starts_with("line 2 ") && results.trim_end().ends_with(" holds"));
+    let replay = results.replace(" holds", " drops");
+    std::fs::write(dir.join("replay.txt"), replay).unwrap();
+    let compare = Command::new(bin())
+        .args(["yardstick", "compare"])
+        .arg(dir.join("replay.txt"))
+        .arg(dir.join("results.txt"))
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&compare.stdout);
+    assert!(compare.status.success(), "{text}");
+    assert!(
+        text.contains("+100.0 points") && text.contains("only the second 1, of 1"),
+        "{text}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 
