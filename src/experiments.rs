@@ -152,6 +152,31 @@
 //!   (and 14.6%, +17 −102 =1, when played again at the end, in the same conditions). Inside the
 //!   noise both ways: with no gain shown, not kept.
 //!
+//! ## Defence sets against an open three (issue 44, item 7)
+//!
+//! `tests/search/defences.rs` plays every move a defence set leaves out, on the positions of
+//! 60 seeded random games per rule where the mover faces an open three, and asks the verified
+//! VCF solver for the opponent's win; each must have one. The wide set (own fours and every
+//! cell where the opponent would make a four, the default) and the exact set (of those, the
+//! cells after which the opponent has no open four left; `BANGO_EXACT_DEFENCES`) pass under
+//! freestyle, standard and renju. Under caro the wide set failed on the first game: a stone
+//! four cells past the end of a split three holds there, because the five it leaves would be
+//! blocked at both ends, yet the opponent makes no four on it. Caro nodes no longer restrict
+//! (7d00491): bench signature 155459 -> 167689 (the two caro positions, same moves and
+//! scores), and under caro, 7d00491 against 4b2128d at 200 ms, 200 games (seed 52):
+//! +138 −43 =19, **+179.5 ± 51.9 Elo**.
+//!
+//! The exact set holds 5.9 cells on average where the wide one holds 9.6 (1207 test
+//! positions; smaller on 69% of them), bench signature 164548. Judged:
+//! - self-play against the wide set, 200 ms, 200 games (seed 51): +99 −89 =12, +17.4 ± 47.0;
+//! - yardstick (tune part, 300 ms): 50/168 = 29.8% against 55/168 = 32.7% for the same build
+//!   without it, paired −3.0 points (−7.5..+1.5);
+//! - against Rapfi (built-in, 300 ms, seeds 21 and 22, two arenas at once): +11 −48 =1 and
+//!   +11 −48 =1, together +22 −96 =2 (19.2%), where the default scored 18.3% and 14.6% on the
+//!   same openings: inside the noise.
+//!
+//! No measure shows a gain beyond its noise, so the exact set stays off by default.
+//!
 //! ## The yardstick of decisive positions (issue 44, item 10)
 //!
 //! `pbrain-bango yardstick collect` over the gauntlets of 4b2128d (seeds 21, 22) and 1c9acb7

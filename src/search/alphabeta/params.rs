@@ -24,7 +24,8 @@ crate::declare_settings! {
         lmr: bool = true, "BANGO_LMR";
         /// Move-count pruning of late moves (changes values).
         move_count_pruning: bool = true, "BANGO_MCP";
-        /// Restrict moves to defences when the opponent has an open three (changes values).
+        /// Restrict moves to defences when the opponent has an open three, except under caro
+        /// (changes values; see [`crate::evaluation::movegen`]).
         threat_prune: bool = true, "BANGO_THREAT_PRUNE";
         /// With [`Params::threat_prune`], keep only the exact defences: the cells after which
         /// the opponent has no open four left, and own fours (changes values).
