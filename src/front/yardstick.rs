@@ -25,7 +25,10 @@
 //! judge's move, or when the judge, asked about the position after it, leaves the mover at
 //! least the win probability before the move less `tolerance` (default [`TOLERANCE`]). The
 //! played move is known not to hold and is not judged again. The share of moves that hold is
-//! the yardstick; a five always holds.
+//! the yardstick; a five always holds. Each answer is one result line ([`result_line`]), keyed
+//! by the position's line in the file (so a file may grow at its end and keep its keys); two
+//! runs are compared position by position ([`Paired`]): the positions were chosen where some
+//! build failed, so a change is read against a replay of its baseline, never against zero.
 //!
 //! # Test split
 //! Positions from one opening (as [`teacher::group_of`] defines groups) stay together; one
