@@ -17,8 +17,15 @@
 //!   worth ([`Spend`]): when the turn limit binds, time a move does not use is lost, so
 //!   iterations start until the deadline (an abandoned iteration still improves the answer when
 //!   a move beat the first one searched, see `search`); when the match clock binds, time saved
-//!   is time for later moves, so no iteration starts after [`SOFT_PERCENT`] of the budget, since
-//!   it would rarely finish.
+//!   is time for later moves, so no iteration starts after [`SOFT_PERCENT`] of the move's
+//!   planned share, since it would rarely finish.
+//! - Under the match clock a move's share follows the game's phase and the search's own doubt.
+//!   Games are decided in the early middle game (a median 10-15 stones in the games lost to a
+//!   stronger engine), so a move there is planned [`importance_percent`] of the even share and a
+//!   late one less. The soft deadline then stretches or shrinks with the iterations ([`Stability`]):
+//!   later when the best move keeps changing or the score falls, sooner when the answer has
+//!   stood for several iterations; the hard deadline leaves room for that
+//!   ([`HARD_STRETCH_PERCENT`] of the share, at most [`MAX_SHARE_DIVISOR`]th of the clock).
 //! - A loaded machine answers late: the search sees the deadline only when it polls, and the
 //!   threads that must stop and report may wait for a core. [`ReplyLag`] remembers how far past
 //!   its planned budget each recent reply came, and the next budgets keep that much more back
@@ -108,6 +115,8 @@ pub struct Limits {
     /// How far past their budgets our recent replies came, in ms ([`ReplyLag`]): kept back
     /// from the budget on top of the fixed margins.
     pub lag_ms: u64,
+    /// Stones on the board: the game's phase, which weighs the move's share of the match clock.
+    pub stones: u32,
 }
 
 impl Limits {
@@ -119,6 +128,7 @@ impl Limits {
             max_depth: None,
             max_nodes: None,
             lag_ms: 0,
+            stones: 0,
         }
     }
 
@@ -157,9 +167,96 @@ pub const MATCH_MOVES_AHEAD: i64 = 20;
 pub const MATCH_RESERVE_MS: i64 = 200;
 /// `time_left` at or above this means unlimited.
 pub const UNLIMITED_LEFT: i64 = 2_147_483_647;
-/// When the match clock binds, no new iteration starts after this share of the budget, in
-/// percent.
+/// When the match clock binds, no new iteration starts after this share of the move's planned
+/// time, in percent (before [`Stability`] stretches it).
 pub const SOFT_PERCENT: u32 = 45;
+/// Under the match clock the hard deadline is at most this share of the planned time, percent,
+pub const HARD_STRETCH_PERCENT: u64 = 250;
+/// and at most this fraction (one in so many) of the usable clock.
+pub const MAX_SHARE_DIVISOR: i64 = 5;
+/// A move's share of the match clock at most this many stones on the board is the most,
+pub const IMPORTANT_UNTIL_STONES: u32 = 24;
+/// and from this many on the least;
+pub const LATE_FROM_STONES: u32 = 60;
+/// the two weights, in percent of the even share (the usable clock over [`MATCH_MOVES_AHEAD`]).
+pub const IMPORTANCE_PERCENT: (u64, u64) = (180, 80);
+
+/// How much of the even share of the match clock a move with `stones` on the board is planned,
+/// in percent: the most up to [`IMPORTANT_UNTIL_STONES`], falling linearly to the least at
+/// [`LATE_FROM_STONES`].
+pub fn importance_percent(stones: u32) -> u64 {
+    let (most, least) = IMPORTANCE_PERCENT;
+    if stones <= IMPORTANT_UNTIL_STONES {
+        return most;
+    }
+    if stones >= LATE_FROM_STONES {
+        return least;
+    }
+    let span = u64::from(LATE_FROM_STONES - IMPORTANT_UNTIL_STONES);
+    let past = u64::from(stones - IMPORTANT_UNTIL_STONES);
+    most - (most - least) * past / span
+}
+
+/// How settled the search's answer is, iteration by iteration, as a stretch of the soft
+/// deadline under the match clock ([`Plan::stop_iterating`]). Three signals, each a factor:
+/// - **doubt**: every change of the best move adds one, and each completed iteration halves
+///   what was there (so a change two iterations ago counts a quarter);
+/// - **a falling score**: the drop from the last score of the same parity (the evaluation
+///   swings between odd and even depths), one [`Stability::FALL_UNIT`] doubling the time
+///   before the clamp;
+/// - **settledness**: a best move that has stood for more than two iterations takes a little
+///   less each further iteration.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Stability {
+    /// The last completed iteration's best move, as a cell index.
+    best: Option<usize>,
+    /// Best-move changes, in hundredths, halved every iteration.
+    doubt: u32,
+    /// Completed iterations since the best move last changed.
+    stood: u32,
+    /// The last score of each depth parity.
+    by_parity: [Option<i32>; 2],
+    /// The last iteration's drop from the score of its parity, evaluation units.
+    drop: i32,
+}
+
+impl Stability {
+    /// The evaluation units of a drop that doubles the time before the clamp (half a logit of
+    /// the fitted scale, 900 a logit).
+    pub const FALL_UNIT: i32 = 450;
+    /// The stretch's bounds, percent.
+    pub const BOUNDS: (u32, u32) = (50, 250);
+
+    /// The iteration at `depth` completed with best move `best` (a cell index) and `score`.
+    pub fn completed(&mut self, depth: u32, best: usize, score: i32) {
+        self.doubt /= 2;
+        match self.best {
+            Some(b) if b != best => {
+                self.doubt += 100;
+                self.stood = 0;
+            }
+            Some(_) => self.stood += 1,
+            None => {}
+        }
+        self.best = Some(best);
+        let last = &mut self.by_parity[(depth % 2) as usize];
+        self.drop = last.map_or(0, |l| l.saturating_sub(score));
+        *last = Some(score);
+    }
+
+    /// The soft deadline's stretch, percent of the planned one.
+    pub fn stretch_percent(&self) -> u32 {
+        let doubt = 100 + self.doubt;
+        let fall = (100
+            + self.drop.clamp(-Self::FALL_UNIT, Self::FALL_UNIT) * 100 / Self::FALL_UNIT)
+            .clamp(80, 150) as u32;
+        let settled = 100u32
+            .saturating_sub(5 * self.stood.saturating_sub(2))
+            .max(70);
+        let (low, high) = Self::BOUNDS;
+        (doubt * fall / 100 * settled / 100).clamp(low, high)
+    }
+}
 
 /// How far past its planned budget a reply of ours comes on this machine under its present load,
 /// measured on our own moves: the largest recent overshoot, forgotten by a quarter a move, so a
@@ -212,6 +309,8 @@ pub struct Plan {
     pub soft: Option<Instant>,
     /// Abandon the search at this instant.
     pub hard: Option<Instant>,
+    /// When the move's clock started: the origin [`Stability`] stretches `soft` from.
+    pub started: Option<Instant>,
     /// Stop iterating after this depth.
     pub max_depth: Option<u32>,
     /// Abandon the search after about this many nodes.
@@ -225,6 +324,7 @@ impl Plan {
         budget: None,
         soft: None,
         hard: None,
+        started: None,
         max_depth: None,
         max_nodes: None,
     };
@@ -236,6 +336,7 @@ impl Plan {
             budget: Some(Duration::ZERO),
             soft: Some(started),
             hard: Some(started),
+            started: Some(started),
             ..Plan::UNLIMITED
         }
     }
@@ -260,8 +361,45 @@ impl Plan {
             budget: Some(budget),
             soft: started.checked_add(soft),
             hard: started.checked_add(budget),
+            started: Some(started),
             ..Plan::UNLIMITED
         }
+    }
+
+    /// A move planned `planned` of the match clock from `started` ([`Spend::Banked`]): no new
+    /// iteration after [`SOFT_PERCENT`] of the plan (as [`Stability`] stretches it), and the
+    /// search abandoned at `hard` from `started` (never before the plan).
+    pub fn banked(started: Instant, planned: Duration, hard: Duration) -> Plan {
+        let hard = hard.max(planned);
+        Plan {
+            budget: Some(hard),
+            hard: started.checked_add(hard),
+            ..Plan::spending(started, planned, Spend::Banked)
+        }
+    }
+
+    /// Whether the iterative deepening should start no new iteration at `now`, the answer so
+    /// far being as settled as `stability` says: past the soft deadline, which under the match
+    /// clock ([`Spend::Banked`]) moves by [`Stability::stretch_percent`] from the move's start
+    /// (but never past the hard deadline). When the turn limit binds, unspent time is lost, so
+    /// the deadline does not move.
+    pub fn stop_iterating(&self, now: Instant, stability: &Stability) -> bool {
+        let Some(soft) = self.soft else {
+            return false;
+        };
+        let soft = match (self.spend(), self.started) {
+            (Spend::Banked, Some(start)) if !self.instant => {
+                let base = soft.saturating_duration_since(start);
+                let stretched = start.checked_add(base * stability.stretch_percent() / 100);
+                match (stretched, self.hard) {
+                    (Some(s), Some(h)) => s.min(h),
+                    (Some(s), None) => s,
+                    (None, _) => return false,
+                }
+            }
+            _ => soft,
+        };
+        now >= soft
     }
 
     /// How this plan values unspent time (a plan without a deadline banks it).
@@ -305,16 +443,31 @@ impl Plan {
     }
 }
 
-/// The budget in milliseconds for `limits` (`None` = unlimited; `Some(0)` = answer at once).
+/// The most a move with `limits` may take, in milliseconds (`None` = unlimited; `Some(0)` =
+/// answer at once).
 pub fn budget_ms(limits: &Limits) -> Option<u64> {
-    budget(limits).map(|(ms, _)| ms)
+    match budget(limits)? {
+        (ms, Spend::Turn) => Some(ms),
+        (planned, Spend::Banked) => Some(banked_hard_ms(limits, planned)),
+    }
 }
 
-/// The budget in milliseconds for `limits` and what its unspent time is worth: [`Spend::Turn`]
-/// when the turn limit is the smaller, [`Spend::Banked`] when the match clock is.
-pub fn budget(limits: &Limits) -> Option<(u64, Spend)> {
-    let t = limits.time;
-    let turn = t.turn_ms.map(|turn| {
+/// The hard deadline, in ms, of a move planned `planned` ms of the match clock: room for the
+/// soft deadline to stretch, but never past the turn limit nor a [`MAX_SHARE_DIVISOR`]th of the
+/// usable clock, and never short of the plan.
+fn banked_hard_ms(limits: &Limits, planned: u64) -> u64 {
+    let stretched = planned.saturating_mul(HARD_STRETCH_PERCENT) / 100;
+    let clock_cap = limits.time.left_ms.map_or(u64::MAX, |left| {
+        let usable = left - MATCH_RESERVE_MS.min(left / 4);
+        ((usable / MAX_SHARE_DIVISOR).max(0) as u64).saturating_sub(limits.lag_ms)
+    });
+    let turn_cap = turn_budget_ms(limits).unwrap_or(u64::MAX);
+    stretched.min(clock_cap).min(turn_cap).max(planned)
+}
+
+/// The turn limit's budget in ms, its margins and the lag kept back.
+fn turn_budget_ms(limits: &Limits) -> Option<u64> {
+    limits.time.turn_ms.map(|turn| {
         if turn == 0 {
             0
         } else {
@@ -325,13 +478,23 @@ pub fn budget(limits: &Limits) -> Option<(u64, Spend)> {
             let margin = fixed.saturating_add(limits.lag_ms).min(turn / 2).max(fixed);
             (turn - margin).max(1)
         }
-    });
+    })
+}
+
+/// The planned time in milliseconds for `limits` and what its unspent time is worth:
+/// [`Spend::Turn`] when the turn limit is the smaller (the plan is then also the most the move
+/// may take), [`Spend::Banked`] when the match clock's share is (the move may stretch past it,
+/// up to [`budget_ms`]).
+pub fn budget(limits: &Limits) -> Option<(u64, Spend)> {
+    let t = limits.time;
+    let turn = turn_budget_ms(limits);
     let match_clock = match (t.left_ms, t.match_ms) {
         (_, Some(0)) | (None, _) => None,
         (Some(left), _) if left >= UNLIMITED_LEFT => None,
         (Some(left), _) => {
             let usable = left - MATCH_RESERVE_MS.min(left / 4);
-            let share = (usable / MATCH_MOVES_AHEAD).max(0) as u64;
+            let even = (usable / MATCH_MOVES_AHEAD).max(0) as u64;
+            let share = even.saturating_mul(importance_percent(limits.stones)) / 100;
             Some(share.saturating_sub(limits.lag_ms))
         }
     };
@@ -348,7 +511,14 @@ pub fn plan(limits: &Limits) -> Plan {
     let clock = match budget(limits) {
         None => Plan::UNLIMITED,
         Some((0, _)) => Plan::instant(limits.started),
-        Some((ms, spend)) => Plan::spending(limits.started, Duration::from_millis(ms), spend),
+        Some((ms, Spend::Turn)) => {
+            Plan::spending(limits.started, Duration::from_millis(ms), Spend::Turn)
+        }
+        Some((planned, Spend::Banked)) => Plan::banked(
+            limits.started,
+            Duration::from_millis(planned),
+            Duration::from_millis(banked_hard_ms(limits, planned)),
+        ),
     };
     Plan {
         max_depth: limits.max_depth,
@@ -376,10 +546,16 @@ mod tests {
         assert_eq!(budget_ms(&limits(Some(1000), None, None)), Some(1000 - 80));
         assert_eq!(budget_ms(&limits(Some(10), None, None)), Some(8));
         assert_eq!(budget_ms(&limits(Some(1), None, None)), Some(1));
-        // The match clock caps the turn.
+        // The match clock caps the turn: an early move is planned 180% of the even share
+        // (20000 usable over 20 moves), and may stretch to 250% of that, but not past a fifth
+        // of the usable clock.
+        assert_eq!(
+            budget(&limits(Some(5000), Some(60_000), Some(20_200))),
+            Some((1800, Spend::Banked))
+        );
         assert_eq!(
             budget_ms(&limits(Some(5000), Some(60_000), Some(20_200))),
-            Some(1000)
+            Some(4000)
         );
         // Unlimited match clock and timeout_match 0 are ignored.
         assert_eq!(budget_ms(&limits(Some(1000), Some(0), Some(10))), Some(920));
@@ -399,20 +575,30 @@ mod tests {
         // The turn limit binds: iterations start until the deadline.
         let p = plan(&limits(Some(1000), None, None));
         assert_eq!((p.soft, p.spend()), (p.hard, Spend::Turn));
-        // The match clock binds: no iteration starts after SOFT_PERCENT of the budget.
+        // The match clock binds: no iteration starts after SOFT_PERCENT of the plan (before
+        // the stretch), and the search is abandoned at the hard budget.
         let p = plan(&limits(Some(5000), Some(60_000), Some(20_200)));
         assert_eq!(p.spend(), Spend::Banked);
-        let (soft, hard) = (p.soft.unwrap(), p.hard.unwrap());
-        let second = Duration::from_millis(1000);
-        assert_eq!(hard - soft, second - second * SOFT_PERCENT / 100);
+        let (start, soft, hard) = (p.started.unwrap(), p.soft.unwrap(), p.hard.unwrap());
+        assert_eq!(
+            soft - start,
+            Duration::from_millis(1800) * SOFT_PERCENT / 100
+        );
+        assert_eq!(hard - start, Duration::from_millis(4000));
+        assert_eq!(p.budget, Some(Duration::from_millis(4000)));
         // Whichever binds decides, however close the other.
         assert_eq!(
             budget(&limits(Some(1000), Some(60_000), Some(18_600))),
             Some((920, Spend::Turn))
         );
         assert_eq!(
-            budget(&limits(Some(1000), Some(60_000), Some(18_000))),
-            Some((890, Spend::Banked))
+            budget(&limits(Some(1000), Some(60_000), Some(10_000))),
+            Some((9800 / 20 * 180 / 100, Spend::Banked))
+        );
+        assert_eq!(
+            budget_ms(&limits(Some(1000), Some(60_000), Some(10_000))),
+            Some(920),
+            "the stretch stops at the turn limit"
         );
         // Absurd clocks neither overflow nor panic.
         assert!(budget_ms(&limits(Some(u64::MAX), None, None)).unwrap() > u64::MAX / 2);
@@ -458,11 +644,14 @@ mod tests {
         assert_eq!(with(lag, Some(300), None), 150);
         assert_eq!(with(lag, Some(1), None), 1);
         assert_eq!(with(lag, Some(0), None), 0);
-        // The match clock's share loses the lag too, down to answering at once.
-        assert_eq!(with(ReplyLag::default(), None, Some(20_200)), 1000);
+        // The match clock's share and its stretch lose the lag too, down to answering at once.
+        assert_eq!(with(ReplyLag::default(), None, Some(20_200)), 4000);
         let mut some = ReplyLag::default();
         some.observe(0, Duration::from_millis(120));
-        assert_eq!(with(some, None, Some(20_200)), 880);
+        assert_eq!(with(some, None, Some(20_200)), 3880);
+        let mut l = limits(None, Some(60_000), Some(20_200));
+        l.lag_ms = some.ms();
+        assert_eq!(budget(&l), Some((1680, Spend::Banked)));
         assert_eq!(with(lag, None, Some(20_200)), 0);
     }
 
@@ -477,7 +666,7 @@ mod tests {
         };
         let mut clock = MatchClock::default();
         let first = budget_ms(&Limits::new(clock.apply(turn))).unwrap();
-        assert!(first <= 300 / 20, "first move gets {first} ms");
+        assert!(first <= 300 / 5, "first move gets {first} ms");
         clock.moved(Duration::from_millis(100));
         assert_eq!(clock.left_ms(&turn), Some(200));
         clock.moved(Duration::from_millis(150));
@@ -504,5 +693,150 @@ mod tests {
             budget_ms(&Limits::new(clock.apply(free))),
             Some(2000 - TURN_MARGIN_MS - 2000 * TURN_MARGIN_PERCENT / 100)
         );
+    }
+
+    /// A move's planned share follows the phase: the most up to 24 stones, falling to the
+    /// least from 60, never rising.
+    #[test]
+    fn importance_follows_the_phase() {
+        let (most, least) = IMPORTANCE_PERCENT;
+        assert_eq!(importance_percent(0), most);
+        assert_eq!(importance_percent(IMPORTANT_UNTIL_STONES), most);
+        assert_eq!(importance_percent(LATE_FROM_STONES), least);
+        assert_eq!(importance_percent(400), least);
+        let mid = importance_percent((IMPORTANT_UNTIL_STONES + LATE_FROM_STONES) / 2);
+        assert_eq!(mid, (most + least) / 2);
+        for s in 0..100 {
+            assert!(
+                importance_percent(s + 1) <= importance_percent(s),
+                "at {s} stones"
+            );
+        }
+        let at = |stones: u32| {
+            let mut l = limits(None, Some(60_000), Some(20_200));
+            l.stones = stones;
+            budget(&l).unwrap()
+        };
+        assert_eq!(at(10), (1800, Spend::Banked));
+        assert_eq!(at(42), (1300, Spend::Banked));
+        assert_eq!(at(70), (800, Spend::Banked));
+    }
+
+    /// The stretch: 100% for a fresh search, more for a changing best move or a falling score,
+    /// less for an answer that has stood, always inside its bounds.
+    #[test]
+    fn stability_stretches_the_soft_deadline() {
+        let a = 17;
+        let b = 40;
+        let mut fresh = Stability::default();
+        assert_eq!(fresh.stretch_percent(), 100);
+        fresh.completed(1, a, 0);
+        assert_eq!(fresh.stretch_percent(), 100, "one iteration says nothing");
+
+        // A change of the best move doubles the time; it fades by half an iteration.
+        let mut changed = fresh;
+        changed.completed(2, b, 0);
+        assert_eq!(changed.stretch_percent(), 200);
+        changed.completed(3, b, 0);
+        assert_eq!(changed.stretch_percent(), 150);
+
+        // A score falling by half a logit from the last of its parity: half as much again.
+        let mut falling = fresh;
+        falling.completed(2, a, 100);
+        falling.completed(3, a, -225);
+        assert_eq!(falling.stretch_percent(), 150);
+        let mut rising = fresh;
+        rising.completed(2, a, 0);
+        rising.completed(3, a, 900);
+        assert_eq!(rising.stretch_percent(), 80);
+
+        // An answer that stands shortens the move, to 70% at the least.
+        let mut settled = fresh;
+        for depth in 2..20 {
+            settled.completed(depth, a, 0);
+        }
+        assert_eq!(settled.stretch_percent(), 70);
+
+        // Every iteration a new move and a falling score: the upper bound.
+        let mut chaos = fresh;
+        for depth in 2..12 {
+            chaos.completed(depth, depth as usize, -300 * depth as i32);
+        }
+        assert_eq!(chaos.stretch_percent(), Stability::BOUNDS.1);
+    }
+
+    /// Under the match clock the soft deadline moves with the stretch and never past the hard
+    /// one; under the turn limit it does not move.
+    #[test]
+    fn stop_iterating_follows_the_stretch() {
+        let start = Instant::now();
+        let ms = Duration::from_millis;
+        let banked = Plan::banked(start, ms(1000), ms(2000));
+        assert_eq!(banked.spend(), Spend::Banked);
+        let fresh = Stability::default();
+        let mut doubt = fresh;
+        doubt.completed(1, 1, 0);
+        doubt.completed(2, 2, 0);
+        let mut settled = fresh;
+        for depth in 1..20 {
+            settled.completed(depth, 1, 0);
+        }
+        // Planned soft deadline: 450 ms; doubled: 900 ms; 70%: 315 ms.
+        assert!(!banked.stop_iterating(start + ms(449), &fresh));
+        assert!(banked.stop_iterating(start + ms(450), &fresh));
+        assert!(!banked.stop_iterating(start + ms(899), &doubt));
+        assert!(banked.stop_iterating(start + ms(900), &doubt));
+        assert!(banked.stop_iterating(start + ms(315), &settled));
+        assert!(!banked.stop_iterating(start + ms(314), &settled));
+        // Stretched past the hard deadline: stops there.
+        let tight = Plan::banked(start, ms(1000), ms(600));
+        assert_eq!(tight.hard, Some(start + ms(1000)), "never before the plan");
+        let short = Plan {
+            hard: Some(start + ms(600)),
+            ..tight
+        };
+        assert!(short.stop_iterating(start + ms(600), &doubt));
+        // The turn limit binds: the deadline is the turn's, whatever the search's doubt.
+        let turn = Plan::spending(start, ms(1000), Spend::Turn);
+        assert!(!turn.stop_iterating(start + ms(999), &settled));
+        assert!(turn.stop_iterating(start + ms(1000), &doubt));
+        // No clock: never.
+        assert!(!Plan::depth(9).stop_iterating(start + ms(1 << 30), &settled));
+    }
+
+    /// However the clock and the phase combine, a move never plans past the turn's budget nor
+    /// a fifth of the usable match clock, and its hard budget never falls short of its plan.
+    #[test]
+    fn budgets_stay_inside_both_clocks() {
+        for turn in [
+            None,
+            Some(0),
+            Some(1),
+            Some(100),
+            Some(1000),
+            Some(5000),
+            Some(u64::MAX),
+        ] {
+            for left in [-100, 0, 1, 300, 5000, 20_000, 180_000, UNLIMITED_LEFT - 1] {
+                for stones in [0, 5, 24, 30, 59, 60, 200] {
+                    for lag_ms in [0, 50, 3000] {
+                        let mut l = limits(turn, Some(1 << 50), Some(left));
+                        l.stones = stones;
+                        l.lag_ms = lag_ms;
+                        let Some((planned, _)) = budget(&l) else {
+                            panic!("a match clock always plans");
+                        };
+                        let hard = budget_ms(&l).unwrap();
+                        assert!(hard >= planned, "{turn:?} {left} {stones}");
+                        if let Some(t) = turn_budget_ms(&l) {
+                            assert!(hard <= t, "{turn:?} {left} {stones}: {hard} > {t}");
+                        }
+                        let usable = left - MATCH_RESERVE_MS.min(left / 4);
+                        let fifth = (usable / MAX_SHARE_DIVISOR).max(0) as u64;
+                        assert!(hard <= fifth, "{turn:?} {left} {stones}: {hard} > {fifth}");
+                    }
+                }
+            }
+        }
     }
 }

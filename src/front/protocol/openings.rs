@@ -88,6 +88,7 @@ impl Session {
                 board.stone_count()
             ));
         }
+        let asked_on = board.stone_count();
         let Some((reply, after, me)) = self.swap2_decision(&board, false, started, stop, out)
         else {
             return Err(format!("{name}: the algorithm has no Swap2 logic"));
@@ -112,7 +113,7 @@ impl Session {
             after
         });
         self.me = me;
-        self.answered(started);
+        self.answered(started, asked_on);
         lines.iter().for_each(|l| out(l));
         Ok(())
     }
@@ -134,7 +135,7 @@ impl Session {
         let req = Request {
             board: &board,
             rule: self.rule,
-            limits: self.limits(started),
+            limits: self.limits_at(started, board.stone_count()),
             config: &self.config,
             stop,
             output: &emit,
@@ -150,9 +151,10 @@ impl Session {
         let mut after = board.clone();
         let (lines, me) = soosorv_lines(&mut after, self.rule, &step, reply)
             .map_err(|e| format!("{name}: the algorithm answered {e}"))?;
+        let asked_on = board.stone_count();
         self.board = Some(after);
         self.me = me;
-        self.answered(started);
+        self.answered(started, asked_on);
         lines.iter().for_each(|l| out(l));
         Ok(())
     }

@@ -292,23 +292,32 @@ impl Session {
         Ok(())
     }
 
-    /// This move's limits: the clock from `started`, the time control and the depth and node
-    /// caps the manager set.
+    /// This move's limits on the session's board: the clock from `started`, the time control,
+    /// the depth and node caps the manager set, and the board's stones (the game's phase).
     pub(super) fn limits(&self, started: Instant) -> Limits {
+        let stones = self.board.as_ref().map_or(0, Board::stone_count);
+        self.limits_at(started, stones)
+    }
+
+    /// [`Session::limits`] for a move asked on a position of `stones` stones (an opening
+    /// position that is not yet the session's board).
+    pub(super) fn limits_at(&self, started: Instant, stones: usize) -> Limits {
         Limits {
             started,
             time: self.clock.apply(self.time),
             max_depth: self.max_depth,
             max_nodes: self.max_nodes,
             lag_ms: self.lag.ms(),
+            stones: u32::try_from(stones).unwrap_or(u32::MAX),
         }
     }
 
-    /// Our move asked for at `started` is answered now: its time goes off the match clock, and
-    /// how far it came past its budget into the lag the next budgets keep back.
-    pub(super) fn answered(&mut self, started: Instant) {
+    /// Our move asked for at `started` on a position of `stones` stones is answered now: its
+    /// time goes off the match clock, and how far it came past its budget into the lag the next
+    /// budgets keep back.
+    pub(super) fn answered(&mut self, started: Instant, stones: usize) {
         let took = started.elapsed();
-        if let Some(budget) = timeman::budget_ms(&self.limits(started)) {
+        if let Some(budget) = timeman::budget_ms(&self.limits_at(started, stones)) {
             self.lag.observe(budget, took);
         }
         self.clock.moved(took);
@@ -472,8 +481,9 @@ impl Session {
         let (p, _) = self.ask(started, stop, out, analysis)?;
         let me = self.me.expect("colour set by ask");
         let board = self.board.as_mut().expect("checked by ask");
+        let asked_on = board.stone_count();
         board.put(p, me).expect("checked legal");
-        self.answered(started);
+        self.answered(started, asked_on);
         Ok(p)
     }
 

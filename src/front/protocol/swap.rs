@@ -91,7 +91,7 @@ impl Session {
         };
         self.board = Some(b);
         self.me = me;
-        self.answered(started);
+        self.answered(started, board.stone_count());
         out(&text);
         true
     }
@@ -112,7 +112,7 @@ impl Session {
         let req = Request {
             board,
             rule: self.rule,
-            limits: self.limits(started),
+            limits: self.limits_at(started, board.stone_count()),
             config: &self.config,
             stop,
             output: &emit,

@@ -15,6 +15,7 @@ use crate::game::board::{Board, CELLS};
 use crate::game::pattern::Threat;
 use crate::game::rules::Rule;
 use crate::search::busy::BusyMoves;
+use crate::search::timeman::Stability;
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -137,6 +138,7 @@ impl Run<'_, '_> {
         // between odd and even depths: the aspiration window is centred on the last score of
         // the same parity when there is one.
         let mut by_parity = [None; 2];
+        let mut stability = Stability::default();
         for depth in 1..=max_depth as i32 {
             self.age_history();
             let centre = by_parity[(depth % 2) as usize].unwrap_or(prev);
@@ -153,7 +155,12 @@ impl Run<'_, '_> {
             if is_proven(score) {
                 break;
             }
-            if self.ctx.plan.soft.is_some_and(|s| Instant::now() >= s) {
+            // The soft deadline is the first worker's call: it stretches with that worker's
+            // doubt, and a helper, whose rotated root order makes its own doubt differ, would
+            // otherwise end the move for all by its own. Helpers stop with the first worker or
+            // at the hard deadline.
+            stability.completed(depth as u32, result.best.index(), score);
+            if worker == 0 && self.ctx.plan.stop_iterating(Instant::now(), &stability) {
                 break;
             }
         }
