@@ -208,6 +208,36 @@
 //! chosen where these builds failed, so any change of move tends to score above a replay:
 //! compare a change with a replay of its baseline, never with zero.
 //!
+//! ## Time under a match clock (issue 44, item 11)
+//!
+//! Under a match clock the old plan gave every move a twentieth of the clock left and started
+//! no iteration after 45% of it: against Rapfi at 20 s a game and 5 s at most a move it used
+//! 6.0 s of its 20 a game, the same on move 5 as on move 15. The plan now weighs the share by
+//! the phase (1.8 times up to 24 stones, falling to 0.8 at 60) and stretches the soft deadline
+//! by the search's doubt (`timeman::Stability`: a change of best move doubles it, fading by half
+//! an iteration; a falling score up to 1.5; an answer that stood shrinks it to 0.7), with the
+//! hard deadline at 2.5 times the share (at most a fifth of the clock). With several workers
+//! the first worker's doubt decides. Time at fixed depth or per turn is unchanged (bench
+//! signature unchanged).
+//!
+//! Against Rapfi (built-in, 64 MiB), `--tc-turn 5000 --tc-match 20000`, freestyle openings,
+//! 60 games a seed, the two builds side by side (two arenas at once, one game each):
+//!
+//! | build | seed 21 | seed 22 | 120 games | seconds a game | ms a move at 0-9 / 10-19 / 20-29 stones |
+//! |---|---|---|---|---|---|
+//! | 6f8156f (flat twentieth) | +6 −53 =1 | +10 −50 =0 | +16 −103 =1, 13.8% | 5.9 | 486 / 416 / 229 |
+//! | phase and doubt (1.8 to 0.8) | +11 −47 =2 | +10 −49 =1 | +21 −96 =3, 18.8% | 9.1 | 957 / 660 / 321 |
+//! | the same, 3.0 to 1.0 | +11 −48 =1 | +11 −47 =2 | +22 −95 =3, 19.6% | 11.6 | 1427 / 856 / 350 |
+//!
+//! Rapfi itself used about 7 s a game (880 / 450 / 210 ms). In self-play at `--tc-turn 2500
+//! --tc-match 10000`, 200 games (seed 41, two at once), the plan against 6f8156f: +95 −95 =10,
+//! 0.0 ± 47.2 Elo.
+//!
+//! Both weightings score about 5 points above the flat plan against Rapfi, inside the noise of
+//! 120 games (a 95% interval of about ±9 points), and even in self-play: the plan is kept for
+//! spending the clock where games are decided without a loss in any match, with the smaller
+//! weighting, which reaches the same score on less of the clock (more left for a long game).
+//!
 //! ## Extensions of forced replies
 //!
 //! Two extensions of forced replies are built and **off by default**
