@@ -208,6 +208,12 @@
 //! chosen where these builds failed, so any change of move tends to score above a replay:
 //! compare a change with a replay of its baseline, never with zero.
 //!
+//! That first file lived outside the repository and was lost with its machine. The next one is
+//! kept: `benches/yardstick-rapfi-20s.txt`, `yardstick collect --jobs 2` over the 294 games
+//! that 6f8156f and the two match-clock builds lost to Rapfi at 20 s a game and 5 s a move
+//! (seeds 21 and 22, below): 182 positions in 14 minutes (2 games failed: Rapfi did not
+//! answer a `RESTART`). Not yet scored.
+//!
 //! ## Time under a match clock (issue 44, item 11)
 //!
 //! Under a match clock the old plan gave every move a twentieth of the clock left and started
