@@ -9,6 +9,7 @@
 //! the caller knows which scale that is.
 
 use super::engine::{EngineProcess, EngineSpec, Received};
+use super::game::board_command;
 use crate::game::board::{Board, Pos};
 use crate::game::rules::Rule;
 use std::time::{Duration, Instant};
@@ -164,17 +165,7 @@ impl Analyst {
         }
         self.send("RESTART")?;
         self.expect_ok("RESTART")?;
-        let me = board.side_to_move();
-        let mut lines = vec!["BOARD".to_string()];
-        for &(p, c) in board.history() {
-            lines.push(format!(
-                "{},{},{}",
-                p.x(),
-                p.y(),
-                if c == me { 1 } else { 2 }
-            ));
-        }
-        lines.push("DONE".into());
+        let lines = board_command(board, board.side_to_move());
         for l in &lines {
             self.send(l)?;
         }

@@ -304,16 +304,7 @@ impl<'a> Side<'a> {
             if board.stone_count() == 0 {
                 lines.push("BEGIN".into());
             } else {
-                lines.push("BOARD".into());
-                for &(p, c) in board.history() {
-                    lines.push(format!(
-                        "{},{},{}",
-                        p.x(),
-                        p.y(),
-                        if c == me { 1 } else { 2 }
-                    ));
-                }
-                lines.push("DONE".into());
+                lines.extend(board_command(board, me));
             }
         } else {
             let last = board.last_move().expect("the opponent has moved");
@@ -376,6 +367,18 @@ impl<'a> Side<'a> {
 }
 
 /// The failure of a side that played `x,y` and broke the rules.
+/// The `BOARD` command that hands a brain playing `me` the position `board`: one `x,y,owner`
+/// line per stone in the order played (1 its own, 2 the opponent's), then `DONE`.
+pub(super) fn board_command(board: &Board, me: Color) -> Vec<String> {
+    let mut lines = vec!["BOARD".to_string()];
+    lines.extend(board.history().iter().map(|&(p, c)| {
+        let owner = if c == me { 1 } else { 2 };
+        format!("{},{},{owner}", p.x(), p.y())
+    }));
+    lines.push("DONE".into());
+    lines
+}
+
 fn illegal_move(e: IllegalMove, x: i64, y: i64) -> Failure {
     let reason = match e {
         IllegalMove::OutOfBoard => Reason::OutOfBoard,
