@@ -458,11 +458,17 @@ pub fn budget_ms(limits: &Limits) -> Option<u64> {
 fn banked_hard_ms(limits: &Limits, planned: u64) -> u64 {
     let stretched = planned.saturating_mul(HARD_STRETCH_PERCENT) / 100;
     let clock_cap = limits.time.left_ms.map_or(u64::MAX, |left| {
-        let usable = left - MATCH_RESERVE_MS.min(left / 4);
+        let usable = usable_ms(left);
         ((usable / MAX_SHARE_DIVISOR).max(0) as u64).saturating_sub(limits.lag_ms)
     });
     let turn_cap = turn_budget_ms(limits).unwrap_or(u64::MAX);
     stretched.min(clock_cap).min(turn_cap).max(planned)
+}
+
+/// What of `left` ms of match clock may be planned for: all but [`MATCH_RESERVE_MS`] (at most a
+/// quarter of it).
+fn usable_ms(left: i64) -> i64 {
+    left - MATCH_RESERVE_MS.min(left / 4)
 }
 
 /// The turn limit's budget in ms, its margins and the lag kept back.
@@ -492,7 +498,7 @@ pub fn budget(limits: &Limits) -> Option<(u64, Spend)> {
         (_, Some(0)) | (None, _) => None,
         (Some(left), _) if left >= UNLIMITED_LEFT => None,
         (Some(left), _) => {
-            let usable = left - MATCH_RESERVE_MS.min(left / 4);
+            let usable = usable_ms(left);
             let even = (usable / MATCH_MOVES_AHEAD).max(0) as u64;
             let share = even.saturating_mul(importance_percent(limits.stones)) / 100;
             Some(share.saturating_sub(limits.lag_ms))
@@ -831,7 +837,7 @@ mod tests {
                         if let Some(t) = turn_budget_ms(&l) {
                             assert!(hard <= t, "{turn:?} {left} {stones}: {hard} > {t}");
                         }
-                        let usable = left - MATCH_RESERVE_MS.min(left / 4);
+                        let usable = usable_ms(left);
                         let fifth = (usable / MAX_SHARE_DIVISOR).max(0) as u64;
                         assert!(hard <= fifth, "{turn:?} {left} {stones}: {hard} > {fifth}");
                     }
