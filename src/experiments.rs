@@ -212,7 +212,8 @@
 //! kept: `benches/yardstick-rapfi-20s.txt`, `yardstick collect --jobs 2` over the 294 games
 //! that 6f8156f and the two match-clock builds lost to Rapfi at 20 s a game and 5 s a move
 //! (seeds 21 and 22, below): 182 positions in 14 minutes (2 games failed: Rapfi did not
-//! answer a `RESTART`). Not yet scored.
+//! answer a `RESTART`). Its tune part holds 142 positions; 108ee85 holds 29 of them, 20.4%
+//! (14.6-27.8%), at 300 ms (54 s a run).
 //!
 //! ## Time under a match clock (issue 44, item 11)
 //!
@@ -243,6 +244,52 @@
 //! 120 games (a 95% interval of about ±9 points), and even in self-play: the plan is kept for
 //! spending the clock where games are decided without a loss in any match, with the smaller
 //! weighting, which reaches the same score on less of the clock (more left for a long game).
+//!
+//! ## History with gravity, of threats, in the reductions (issue 44, item 5)
+//!
+//! `search::alphabeta::history` keeps what a worker learns about moves. The classic rule (a
+//! quiet refutation adds d², read only to break ties of the policy's value) was joined by
+//! switches, each played against 108ee85 (the classic history; bench signature 167689):
+//! - `BANGO_HISTORY_GRAVITY`: a refutation at depth d gets min(32d², 4096), and the moves
+//!   searched before it at that node lose as much, each update scaled by the entry's distance
+//!   from the bound (±16384); a saturated entry adds `BANGO_TUNE_HISTORY_WEIGHT` (128) policy
+//!   units, half a logit, to the move's order. Quiet moves only: bench signature 167671.
+//! - `BANGO_COUNTER_MOVES`: the quiet move that last refuted the opponent's previous move is
+//!   searched after the killers. Bench signature 167470.
+//! - `BANGO_TUNE_LMR_HISTORY_UNIT` (with gravity): a reduced learnt move is reduced a ply less
+//!   for every unit of history above zero, a ply more for every unit below (at most two);
+//!   4096 played. Bench signature 167669 (with gravity, quiet moves only).
+//! - `BANGO_HISTORY_THREATS` (with gravity): the reducible threats (up to rank 7: open threes,
+//!   fours and their blocks) are learnt too, in the same table, ordered within their rank.
+//!   Quiet moves are rarely where the middle game's cut-offs are: gravity on quiet moves alone
+//!   leaves the node counts of depth-7 searches of six middle games unchanged even at a weight
+//!   of eight logits (`tests/search/engine.rs`). With the reductions: bench signature 166285.
+//!
+//! Self-play against 108ee85, 200 ms, 200 games, two arenas at once, freestyle openings:
+//! gravity +95 −96 =9, −1.7 ± 47.3 (seed 61); counter moves +93 −98 =9, −8.7 ± 47.4 (seed
+//! 61); gravity with the history reductions +97 −95 =8, +3.5 ± 47.5 (seed 62); aspiration
+//! windows of ±100 in place of ±400 (no code, `BANGO_TUNE_ASPIRATION_DELTA=100`): +95 −95 =10,
+//! 0.0 ± 47.2 (seed 62); **gravity, threats and reductions +101 −87 =12, +24.4 ± 47.1** (seed
+//! 63, beside its Rapfi run). The yardstick (`benches/yardstick-rapfi-20s.txt`, tune part,
+//! 300 ms): 108ee85 29/142 = 20.4% (14.6-27.8%); gravity 27/142, paired −1.4 points
+//! (−4.8..+2.0); counter moves 27/142, −1.4 (−3.3..+0.5); both 26/142, −2.1 (−4.5..+0.3).
+//!
+//! Against Rapfi (built-in, 64 MiB, 300 ms a move, 60 games a seed, two arenas at once):
+//!
+//! | build | seed 21 | seed 22 | seed 23 | 180 games |
+//! |---|---|---|---|---|
+//! | 108ee85 (classic history) | +12 −47 =1 | +7 −53 =0 | +10 −48 =2 | +29 −148 =3, 16.9% |
+//! | gravity (quiet), counter moves, reductions 4096 | +10 −49 =1 | +10 −45 =5 | +11 −49 =0 | +31 −143 =6, 18.9% |
+//! | gravity, threats, reductions 4096 | +16 −43 =1 | +7 −52 =1 | +14 −41 =5 | +37 −136 =7, 22.5% |
+//!
+//! The last is the default now: ahead in both matches, each inside its noise (self-play ±47
+//! Elo; against Rapfi +5.6 points, about ±8 at 95% over 180 games each), the largest gain of
+//! this item's variants in both. Counter moves stay off (no gain shown). `bench --movetime
+//! 1000`, one run after another: mean depth 15.6 against 16.0 for 108ee85 (fewer moves reduced
+//! as deep: a learnt move with good history loses reductions). Lazy SMP, N=2 against N=1 to
+//! depth 18 (3.9 s for one worker), 6 rounds, uncapped (`cargo bench --bench smp`): 0.755
+//! (0.679 to 0.839) of one worker's time, where 108ee85, run next in the same way, takes 0.774
+//! (0.660 to 0.906): lazy SMP pays as before.
 //!
 //! ## Extensions of forced replies
 //!

@@ -11,6 +11,7 @@
 //! - `worker`: the persistent [`Worker`]; iterative deepening and aspiration.
 //! - `root`: the root move list (hints, rotation) and the root's iteration.
 //! - `node`: the node function, in numbered steps.
+//! - `history`: what a worker learns about quiet moves (history, counter moves).
 //! - `movepick`: move ordering and the move loop that the root and every node share (busy-move
 //!   deferral, reductions, the principal-variation re-search, the bound and store).
 //! - `qsearch`: the quiescence search.
@@ -37,6 +38,7 @@ use crate::search::timeman::Plan;
 use crate::search::tt::TranspositionTable;
 use std::sync::atomic::AtomicBool;
 
+mod history;
 mod movepick;
 mod node;
 pub mod params;

@@ -103,17 +103,27 @@ impl Run<'_, '_> {
     pub(super) fn order(&self, moves: &mut [Move], tt_move: Option<Pos>, ply: usize) {
         let me = self.pos.side_to_move().index();
         let killers = self.stack[ply].killers;
+        let counter = self
+            .history
+            .counter(&self.params, me, self.pos.board().last_move());
         for m in moves.iter_mut() {
             let key = if Some(m.pos) == tt_move {
                 1 << 50
             } else if m.rank > QUIET_RANK {
-                ((m.rank as i64) << 40) + m.value as i64
+                let history = if self.params.learns_threat(m.rank) {
+                    self.history.order_bonus(&self.params, me, m.pos) >> 12
+                } else {
+                    0
+                };
+                ((m.rank as i64) << 40) + m.value as i64 + history
             } else if Some(m.pos) == killers[0] {
                 (1 << 39) + 1
             } else if Some(m.pos) == killers[1] {
                 1 << 39
+            } else if Some(m.pos) == counter {
+                (1 << 39) - 1
             } else {
-                ((m.value as i64) << 12) + self.history[me][m.pos.index()].clamp(0, 4095) as i64
+                ((m.value as i64) << 12) + self.history.order_bonus(&self.params, me, m.pos)
             };
             // The cell breaks ties (higher index first), folded into one integer so the sort
             // compares one word: keys are below 2^51 and cells below 2^10.
@@ -163,17 +173,27 @@ impl Run<'_, '_> {
                 .map(|b| (b, key)),
         };
         picker.deferred.clear();
+        let track_tried = !ROOT && self.params.history_gravity;
+        let mut tried = std::mem::take(&mut self.stack[ply].tried_moves);
+        tried.clear();
+        let me = self.pos.side_to_move().index();
         while let Some((m, i, may_reduce)) = picker.next(best > -WIN_MIN) {
             let reducible = !ROOT && may_reduce;
             // A late move's reduction beyond the depth-and-index one: the policy's share (how
             // far it rates this move below the best reducible move so far), and
             // [`Params::lmr_after_raise`](super::Params) once a move has raised alpha at a PV
-            // node of middling depth (the node has a good move; the rest matter less).
-            // Only a reducible move reads it, so no other move pays for it.
+            // node of middling depth (the node has a good move; the rest matter less), and the
+            // history's share for a quiet move. Only a reducible move reads it, so no other move pays for it.
             let extra_reduction = if reducible {
                 let policy_gap = picker.best_reducible_value.map_or(0, |v| v - m.value);
+                let history = if m.rank <= QUIET_RANK || self.params.learns_threat(m.rank) {
+                    self.params.history_reduction(self.history.quiet(me, m.pos))
+                } else {
+                    0
+                };
                 self.params.policy_reduction(policy_gap)
                     + (self.params).raised_alpha_reduction(depth, alpha > orig_alpha)
+                    + history
             } else {
                 0
             };
@@ -200,6 +220,7 @@ impl Run<'_, '_> {
             }
             if self.aborted {
                 self.stack[ply].deferred = picker.deferred;
+                self.stack[ply].tried_moves = tried;
                 return 0;
             }
             if ROOT {
@@ -229,14 +250,21 @@ impl Run<'_, '_> {
                         // Step 12. A quiet refutation is remembered for its siblings (killers)
                         // and for the rest of the search (history, weighted by depth).
                         if !ROOT && m.rank <= QUIET_RANK {
-                            self.remember_refutation(ply, m.pos, depth);
+                            self.remember_refutation(ply, m.pos, depth, &tried);
+                        } else if !ROOT && self.params.learns_threat(m.rank) {
+                            let prev = self.pos.board().last_move();
+                            (self.history).reward(&self.params, me, m.pos, depth, prev, &tried);
                         }
                         break;
                     }
                 }
             }
+            if track_tried && (m.rank <= QUIET_RANK || self.params.learns_threat(m.rank)) {
+                tried.push(m.pos);
+            }
         }
         self.stack[ply].deferred = picker.deferred;
+        self.stack[ply].tried_moves = tried;
         if ROOT {
             // Stable: moves that did not improve keep last iteration's order. Moves already in
             // an earlier line keep their places.
@@ -314,16 +342,17 @@ impl Run<'_, '_> {
         });
     }
 
-    /// A quiet move that cut off at `ply`: a killer there, and history weighted by depth.
-    fn remember_refutation(&mut self, ply: usize, mv: Pos, depth: i32) {
+    /// A quiet move that cut off at `ply` after the quiet moves `tried`: a killer there, and
+    /// the history's reward ([`History::reward`](super::history::History::reward)).
+    fn remember_refutation(&mut self, ply: usize, mv: Pos, depth: i32, tried: &[Pos]) {
         let k = &mut self.stack[ply].killers;
         if k[0] != Some(mv) {
             k[1] = k[0];
             k[0] = Some(mv);
         }
         let me = self.pos.side_to_move().index();
-        let h = &mut self.history[me][mv.index()];
-        *h = (*h + depth * depth).min(1 << 20);
+        let prev = self.pos.board().last_move();
+        (self.history).reward(&self.params, me, mv, depth, prev, tried);
     }
 
     /// Stores a node's result with its bound (lower on a fail-high, exact inside the window,

@@ -4,11 +4,12 @@
 //! positions the threats decide). The root, the node function, the move loop, the quiescence
 //! search and the worker's iterative deepening are all methods of it, each in its own file.
 
+use super::history::History;
 use super::score::win_in;
 use super::{Context, Params, Progress, RootOptions, MAX_PLY};
 use crate::evaluation::movegen::{self, Move};
 use crate::evaluation::position::Position;
-use crate::game::board::{Pos, CELLS};
+use crate::game::board::Pos;
 use crate::game::pattern::Threat;
 use crate::game::rules::Rule;
 use crate::search::busy::BusyMoves;
@@ -73,6 +74,10 @@ pub(super) struct Frame {
     /// Moves put off because another worker was searching them: the move, its place in the
     /// ordered list, and whether it may be reduced.
     pub deferred: Vec<(Move, usize, bool)>,
+    /// The moves the history learns from (quiet ones, and reducible threats under
+    /// `history_threats`) searched so far at this node without a cut-off: kept only under
+    /// history gravity, which penalises them when a later such move cuts off.
+    pub tried_moves: Vec<Pos>,
 }
 
 impl Frame {
@@ -85,6 +90,7 @@ impl Frame {
             pv_len: 0,
             moves: Vec::with_capacity(64),
             deferred: Vec::new(),
+            tried_moves: Vec::new(),
         }
     }
 }
@@ -96,7 +102,7 @@ pub(super) struct Run<'a, 's> {
     pub ctx: &'a Context<'s>,
     pub progress: &'a dyn Progress,
     pub params: Params,
-    pub history: &'a mut [[i32; CELLS]],
+    pub history: &'a mut History,
     /// The worker's cut-off counts ([`CutCounts`]).
     pub cuts: &'a mut CutCounts,
     pub nodes: u64,

@@ -4,6 +4,7 @@
 //! A `Run` lives for one call of [`Worker::search`]; the only state that outlives it is the
 //! worker's history table, halved before every iteration.
 
+use super::history::History;
 use super::run::{CutCounts, Frame, Run};
 use super::score::{is_proven, win_in};
 use super::{
@@ -11,7 +12,7 @@ use super::{
 };
 use crate::evaluation::movegen;
 use crate::evaluation::position::Position;
-use crate::game::board::{Board, CELLS};
+use crate::game::board::Board;
 use crate::game::pattern::Threat;
 use crate::game::rules::Rule;
 use crate::search::busy::BusyMoves;
@@ -26,8 +27,8 @@ pub struct Worker {
     pub params: Params,
     /// Root options of the next search only: [`Worker::search`] takes (and so clears) them.
     pub root_options: RootOptions,
-    /// Quiet-move history per colour and cell: what cut off before, weighted by depth.
-    history: Vec<[i32; CELLS]>,
+    /// Quiet-move history and counter moves: what cut off before.
+    history: Box<History>,
     /// The marks of the moves the other workers are searching (lazy SMP only).
     busy: Option<Arc<BusyMoves>>,
     cuts: CutCounts,
@@ -40,7 +41,7 @@ impl Worker {
             index,
             params,
             root_options: RootOptions::default(),
-            history: vec![[0; CELLS]; 2],
+            history: History::new(),
             busy: None,
             cuts: CutCounts::default(),
         }
@@ -60,9 +61,7 @@ impl Worker {
 
     /// Forgets what was learnt (a new game).
     pub fn clear(&mut self) {
-        for h in &mut self.history {
-            h.fill(0);
-        }
+        self.history.clear();
     }
 
     /// Searches `board` (side to move = the mover) under `rule` within `ctx.plan` and returns
@@ -140,7 +139,7 @@ impl Run<'_, '_> {
         let mut by_parity = [None; 2];
         let mut stability = Stability::default();
         for depth in 1..=max_depth as i32 {
-            self.age_history();
+            self.history.age();
             let centre = by_parity[(depth % 2) as usize].unwrap_or(prev);
             let Some(score) = self.iteration(depth, lines, centre, &result.lines) else {
                 if self.params.partial_iteration && lines == 1 {
@@ -250,16 +249,6 @@ impl Run<'_, '_> {
                     nodes: r.nodes,
                 })
                 .collect(),
-        }
-    }
-
-    /// Halves the history, so that what cut off in earlier iterations weighs less than what
-    /// cuts off now.
-    fn age_history(&mut self) {
-        for h in self.history.iter_mut() {
-            for v in h.iter_mut() {
-                *v /= 2;
-            }
         }
     }
 
