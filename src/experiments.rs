@@ -272,7 +272,9 @@
 //! 0.0 ± 47.2 (seed 62); **gravity, threats and reductions +101 −87 =12, +24.4 ± 47.1** (seed
 //! 63, beside its Rapfi run). The yardstick (`benches/yardstick-rapfi-20s.txt`, tune part,
 //! 300 ms): 108ee85 29/142 = 20.4% (14.6-27.8%); gravity 27/142, paired −1.4 points
-//! (−4.8..+2.0); counter moves 27/142, −1.4 (−3.3..+0.5); both 26/142, −2.1 (−4.5..+0.3).
+//! (−4.8..+2.0); counter moves 27/142, −1.4 (−3.3..+0.5); both 26/142, −2.1 (−4.5..+0.3);
+//! the adopted default (efecf42) 29/142, paired 0.0 (−6.2..+6.2; ten positions gained, ten
+//! lost): the yardstick does not see move ordering.
 //!
 //! Against Rapfi (built-in, 64 MiB, 300 ms a move, 60 games a seed, two arenas at once):
 //!
