@@ -183,10 +183,11 @@ impl Run<'_, '_> {
             // far it rates this move below the best reducible move so far), and
             // [`Params::lmr_after_raise`](super::Params) once a move has raised alpha at a PV
             // node of middling depth (the node has a good move; the rest matter less), and the
-            // history's share for a quiet move. Only a reducible move reads it, so no other move pays for it.
+            // history's share for a move it learns from. Only a reducible move reads it, so no
+            // other move pays for it.
             let extra_reduction = if reducible {
                 let policy_gap = picker.best_reducible_value.map_or(0, |v| v - m.value);
-                let history = if m.rank <= QUIET_RANK || self.params.learns_threat(m.rank) {
+                let history = if self.params.learns(m.rank) {
                     self.params.history_reduction(self.history.quiet(me, m.pos))
                 } else {
                     0
@@ -247,19 +248,17 @@ impl Run<'_, '_> {
                             self.cuts.all += 1;
                             self.cuts.first += (i == 0) as u64;
                         }
-                        // Step 12. A quiet refutation is remembered for its siblings (killers)
-                        // and for the rest of the search (history, weighted by depth).
-                        if !ROOT && m.rank <= QUIET_RANK {
-                            self.remember_refutation(ply, m.pos, depth, &tried);
-                        } else if !ROOT && self.params.learns_threat(m.rank) {
-                            let prev = self.pos.board().last_move();
-                            (self.history).reward(&self.params, me, m.pos, depth, prev, &tried);
+                        // Step 12. A refutation the history learns from is remembered for the
+                        // rest of the search (history, weighted by depth), a quiet one also for
+                        // its siblings (killers).
+                        if !ROOT && self.params.learns(m.rank) {
+                            self.remember_refutation(ply, m, depth, &tried);
                         }
                         break;
                     }
                 }
             }
-            if track_tried && (m.rank <= QUIET_RANK || self.params.learns_threat(m.rank)) {
+            if track_tried && self.params.learns(m.rank) {
                 tried.push(m.pos);
             }
         }
@@ -342,13 +341,17 @@ impl Run<'_, '_> {
         });
     }
 
-    /// A quiet move that cut off at `ply` after the quiet moves `tried`: a killer there, and
-    /// the history's reward ([`History::reward`](super::history::History::reward)).
-    fn remember_refutation(&mut self, ply: usize, mv: Pos, depth: i32, tried: &[Pos]) {
-        let k = &mut self.stack[ply].killers;
-        if k[0] != Some(mv) {
-            k[1] = k[0];
-            k[0] = Some(mv);
+    /// A move the history learns from that cut off at `ply` after the learnt moves `tried`:
+    /// the history's reward ([`History::reward`](super::history::History::reward)), and a
+    /// killer there if it is quiet.
+    fn remember_refutation(&mut self, ply: usize, m: Move, depth: i32, tried: &[Pos]) {
+        let mv = m.pos;
+        if m.rank <= QUIET_RANK {
+            let k = &mut self.stack[ply].killers;
+            if k[0] != Some(mv) {
+                k[1] = k[0];
+                k[0] = Some(mv);
+            }
         }
         let me = self.pos.side_to_move().index();
         let prev = self.pos.board().last_move();

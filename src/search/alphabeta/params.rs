@@ -7,7 +7,7 @@
 //! depth; the others change what is searched and are judged by games. [`Params::exact`] keeps only
 //! the value-preserving ones.
 
-use crate::evaluation::movegen::Defences;
+use crate::evaluation::movegen::{Defences, QUIET_RANK};
 use crate::evaluation::weights::WeightSet;
 
 crate::declare_settings! {
@@ -200,6 +200,13 @@ impl Params {
     #[inline]
     pub fn learns_threat(&self, rank: u8) -> bool {
         self.history_gravity && self.history_threats && rank <= self.reducible_rank
+    }
+
+    /// Whether the history learns from and weighs a move of ladder rank `rank`: every quiet
+    /// move, and the threats [`Params::learns_threat`] says.
+    #[inline]
+    pub fn learns(&self, rank: u8) -> bool {
+        rank <= QUIET_RANK || self.learns_threat(rank)
     }
 
     /// The reverse futility margin at remaining depth `depth`: [`Params::rfp_margin`] a ply,
