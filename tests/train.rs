@@ -33,3 +33,51 @@ fn decaying_step_size_ends_lower_than_a_constant_one() {
     let (constant, decayed) = (loss(FitConfig::default().lr), loss(0.0005));
     assert!(decayed < constant - 0.01, "{constant} -> {decayed}");
 }
+
+/// Self-play under renju plays renju: every labelled position is recorded under the rule and
+/// its stones replay as legal renju moves (black never on a forbidden point), with the side
+/// to move the one after them; a game's result is the same for every position of it.
+#[test]
+fn selfplay_under_renju_records_legal_renju_positions() {
+    use bango::engine::config::Config;
+    use bango::front::train::{selfplay_games, SelfplayConfig};
+    use bango::game::board::{Board, Color};
+    use bango::game::rules::{self, MoveOutcome, Rule};
+    let cfg = SelfplayConfig {
+        games: 6,
+        move_nodes: 400,
+        label_nodes: 1000,
+        per_game: 3,
+        seed: 7,
+        opening_stones: 3,
+        opening_radius: 3,
+        scale: 900.0,
+        rule: Rule::Renju,
+    };
+    let mut lines = Vec::new();
+    selfplay_games(&cfg, &Config::default(), 0..cfg.games, &mut |game, p| {
+        lines.push((game, p))
+    });
+    assert!(lines.len() >= 6, "{} positions", lines.len());
+    for (game, p) in &lines {
+        assert_eq!(p.puzzle.rule, Rule::Renju, "{}", p.to_line());
+        let mut board = Board::new(15);
+        for &(q, c) in &p.puzzle.stones {
+            assert_eq!(c, board.side_to_move(), "{}", p.to_line());
+            let outcome = rules::play_checked(&mut board, q, c, Rule::Renju);
+            assert_eq!(outcome, Ok(MoveOutcome::Continue), "{}", p.to_line());
+        }
+        let side = if p.puzzle.stones.len() % 2 == 0 {
+            Color::Black
+        } else {
+            Color::White
+        };
+        assert_eq!(p.puzzle.side, side);
+        // The result is the game's: positions of one game with the same side to move agree.
+        for (other_game, q) in &lines {
+            if other_game == game && q.puzzle.side == p.puzzle.side {
+                assert_eq!(q.result, p.result, "game {game}");
+            }
+        }
+    }
+}

@@ -6,7 +6,6 @@ use bango::front::arena::{
     parse_openings, EngineSpec, GameConfig, Match, OpeningFormat, Openings, Sprt,
 };
 use bango::game::board::{MAX_SIZE, MIN_SIZE};
-use bango::game::rules::Rule;
 use std::path::PathBuf;
 
 /// Options of `arena`.
@@ -85,16 +84,9 @@ pub struct Args {
     engines: Vec<String>,
 }
 
-fn parse_rule(s: &str) -> Result<Rule, String> {
-    if let Ok(bits) = s.parse::<i64>() {
-        return Ok(Rule::from_info_bits(bits));
-    }
-    Rule::from_name(s).ok_or_else(|| format!("unknown rule {s:?}"))
-}
-
 /// The match `args` describe.
 pub(super) fn build(args: Args) -> Result<Match, String> {
-    let rule = parse_rule(&args.rule)?;
+    let rule = super::parse_rule(&args.rule)?;
     if !(MIN_SIZE..=MAX_SIZE).contains(&args.size) {
         return Err(format!("size {} unsupported", args.size));
     }

@@ -64,7 +64,7 @@ pub struct BuildArgs {
     #[arg(long)]
     seeds: Option<PathBuf>,
     /// Rule.
-    #[arg(long, default_value = "freestyle", value_parser = rule_name)]
+    #[arg(long, default_value = "freestyle", value_parser = super::parse_rule)]
     rule: Rule,
     /// Board side.
     #[arg(long, default_value_t = 15, value_parser = board_size)]
@@ -79,10 +79,6 @@ fn board_size(s: &str) -> Result<usize, String> {
         Ok(n) if (MIN_SIZE..=MAX_SIZE).contains(&n) => Ok(n),
         _ => Err(format!("a board side from {MIN_SIZE} to {MAX_SIZE}")),
     }
-}
-
-fn rule_name(s: &str) -> Result<Rule, String> {
-    Rule::from_name(s).ok_or_else(|| format!("unknown rule {s:?}"))
 }
 
 /// Runs the book tool `cmd`; returns the exit code.

@@ -152,6 +152,16 @@ fn config(set: &[String]) -> Result<Config, String> {
     Ok(config)
 }
 
+/// A rule given on the command line: its name (freestyle, standard, renju, caro) or its
+/// INFO rule bits.
+fn parse_rule(s: &str) -> Result<bango::game::rules::Rule, String> {
+    use bango::game::rules::Rule;
+    if let Ok(bits) = s.parse::<i64>() {
+        return Ok(Rule::from_info_bits(bits));
+    }
+    Rule::from_name(s).ok_or_else(|| format!("unknown rule {s:?}"))
+}
+
 /// The shared data folder: `BANGO_DATA`, else `../shared/data` beside the source tree.
 fn data_dir() -> PathBuf {
     match std::env::var_os("BANGO_DATA") {

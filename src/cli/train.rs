@@ -6,6 +6,7 @@ use super::data_dir;
 use bango::engine::config::Config;
 use bango::front::teacher::{self, Labelled};
 use bango::front::train::{self, FitConfig, FitOptions, PolicyFit, SelfplayConfig, Targets};
+use bango::game::rules::Rule;
 use bango::knowledge::book::play::BookMode;
 use std::path::{Path, PathBuf};
 
@@ -45,6 +46,9 @@ pub struct SelfplayArgs {
     /// Seed.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Rule of the games: freestyle, standard, renju, caro, or INFO rule bits.
+    #[arg(long, default_value = "freestyle", value_parser = super::parse_rule)]
+    rule: Rule,
     /// Search units per logit of the playing engine (default: the scale of the weights it
     /// plays with, `BANGO_WEIGHTS`).
     #[arg(long)]
@@ -91,16 +95,28 @@ impl Selfplay {
             scale: a
                 .scale
                 .unwrap_or(config.search.weights.weights().scale as f64),
+            rule: a.rule,
         };
         let mut config = config.clone();
         config.brain.book = BookMode::Off;
         config.brain.show_detail = 0;
         let header = format!(
             "# bango self-play positions: pbrain-bango train selfplay --games {} \
-             --move-nodes {} --label-nodes {} --per-game {} --seed {} (scale {})\n# eval: the \
+             --move-nodes {} --label-nodes {} --per-game {} --seed {}{} (scale {})\n# eval: the \
              {}-node search's score in the teacher scale (win rate 1/(1+exp(-E/250))); result: \
              the game's for the side to move\n",
-            a.games, a.move_nodes, a.label_nodes, a.per_game, a.seed, cfg.scale, a.label_nodes
+            a.games,
+            a.move_nodes,
+            a.label_nodes,
+            a.per_game,
+            a.seed,
+            // Freestyle runs keep the header they always had.
+            match a.rule {
+                Rule::Freestyle => String::new(),
+                r => format!(" --rule {r}"),
+            },
+            cfg.scale,
+            a.label_nodes
         );
         Selfplay {
             cfg,

@@ -32,15 +32,23 @@ pub struct SelfplayConfig {
     pub opening_radius: usize,
     /// Search units per logit of the engine's scores (to write labels in the teacher scale).
     pub scale: f64,
+    /// The rule the games are played under (each position's line records it).
+    pub rule: Rule,
 }
 
 /// One move of `engine` (its own game state kept between moves, as in play).
-fn play_move(engine: &mut AlphaBeta, config: &Config, board: &Board, nodes: u64) -> Pos {
+fn play_move(
+    engine: &mut AlphaBeta,
+    config: &Config,
+    board: &Board,
+    rule: Rule,
+    nodes: u64,
+) -> Pos {
     let stop = AtomicBool::new(false);
     let silent = |_: &str| {};
     engine.think(&Request {
         board,
-        rule: Rule::Freestyle,
+        rule,
         limits: Budget::Nodes(nodes).limits(),
         config,
         stop: &stop,
@@ -61,7 +69,7 @@ pub fn label_of(score: i32, scale: f64) -> Label {
     }
 }
 
-/// Plays `cfg.games` freestyle 15x15 games of bango against itself (an engine per colour, a
+/// Plays `cfg.games` 15x15 games (under `cfg.rule`) of bango against itself (an engine per colour, a
 /// new game each, `move_nodes` a move) from seeded random openings and labels up to
 /// `per_game` positions of each, at seeded random plies, with a `label_nodes` search (from a
 /// fresh game) and the game's result, every engine configured by `config` (the caller turns
@@ -80,7 +88,7 @@ pub fn selfplay_games(
     games: std::ops::Range<usize>,
     each: &mut dyn FnMut(usize, Labelled),
 ) {
-    let rule = Rule::Freestyle;
+    let rule = cfg.rule;
     let size = 15;
     let mut engines = [teacher::engine(config), teacher::engine(config)];
     let mut labeller = teacher::engine(config);
@@ -102,7 +110,7 @@ pub fn selfplay_games(
         for e in engines.iter_mut() {
             e.new_game(size, config);
         }
-        let winner = play_out(&mut engines, config, &mut board, cfg.move_nodes);
+        let winner = play_out(&mut engines, config, &mut board, rule, cfg.move_nodes);
         let moves: Vec<(Pos, Color)> = board.history().to_vec();
         // Plies from one after the opening to three before the end, in a seeded order.
         let first = opening.len() + 1;
@@ -123,17 +131,18 @@ pub fn selfplay_games(
     }
 }
 
-/// Plays the game on `board` to its end, each colour's engine `nodes` a move; the winner.
+/// Plays the game on `board` to its end under `rule`, each colour's engine `nodes` a move; the
+/// winner.
 fn play_out(
     engines: &mut [AlphaBeta; 2],
     config: &Config,
     board: &mut Board,
+    rule: Rule,
     nodes: u64,
 ) -> Option<Color> {
-    let rule = Rule::Freestyle;
     loop {
         let c = board.side_to_move();
-        let p = play_move(&mut engines[c.index()], config, board, nodes);
+        let p = play_move(&mut engines[c.index()], config, board, rule, nodes);
         match rules::play_checked(board, p, c, rule) {
             Ok(MoveOutcome::Continue) => {}
             Ok(MoveOutcome::Win) => return Some(c),
@@ -152,7 +161,7 @@ fn label_ply(
     ply: usize,
     winner: Option<Color>,
 ) -> Option<Labelled> {
-    let (rule, size) = (Rule::Freestyle, 15);
+    let (rule, size) = (cfg.rule, 15);
     let stones = moves[..ply].to_vec();
     let side = if ply % 2 == 0 {
         Color::Black
