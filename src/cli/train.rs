@@ -94,7 +94,7 @@ impl Selfplay {
             opening_radius: 3,
             scale: a
                 .scale
-                .unwrap_or(config.search.weights.weights().scale as f64),
+                .unwrap_or(config.search.weights.weights(a.rule).scale as f64),
             rule: a.rule,
         };
         let mut config = config.clone();

@@ -13,7 +13,7 @@
 //! black (possible double three, double four, overline) are valued as worthless: most are
 //! forbidden, and a true check is too costly for every update.
 
-use crate::evaluation::weights::{self, WeightSet, Weights};
+use crate::evaluation::weights::{self, WeightFile, Weights};
 use crate::game::pattern::{combine, Pattern, Threat};
 use std::sync::OnceLock;
 
@@ -64,16 +64,15 @@ pub const CODES: usize = 11 * 11 * 11 * 11;
 /// The weight of direction `d` in a combination code.
 pub const DIGIT: [i32; 4] = [1, 11, 121, 1331];
 
-/// The [`CellInfo`] of every combination code under the weights `set`, for ordinary colours
-/// and renju black (where suspects are marked), computed once per set: an update looks the
+/// The [`CellInfo`] of every combination code under the weights of `file`, for ordinary colours
+/// and renju black (where suspects are marked), computed once per file: an update looks the
 /// info up instead of combining four patterns.
-pub fn combination_table(renju_black: bool, set: WeightSet) -> &'static [CellInfo] {
-    const SETS: usize = WeightSet::ALL.len();
-    static TABLES: [[OnceLock<Box<[CellInfo]>>; 2]; SETS] =
-        [const { [OnceLock::new(), OnceLock::new()] }; SETS];
-    // Every rule reads the same weights (see `crate::evaluation::weights`).
-    let w = set.weights();
-    TABLES[set.index()][renju_black as usize].get_or_init(|| {
+pub fn combination_table(renju_black: bool, file: WeightFile) -> &'static [CellInfo] {
+    const FILES: usize = WeightFile::ALL.len();
+    static TABLES: [[OnceLock<Box<[CellInfo]>>; 2]; FILES] =
+        [const { [OnceLock::new(), OnceLock::new()] }; FILES];
+    let w = file.weights();
+    TABLES[file.index()][renju_black as usize].get_or_init(|| {
         (0..CODES)
             .map(|code| {
                 let mut pats = [Pattern::Dead; 4];

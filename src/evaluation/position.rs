@@ -105,13 +105,14 @@ impl Position {
 
     /// [`Position::new`] with the weights `set`.
     pub fn with_weights(board: &Board, rule: Rule, set: WeightSet) -> Position {
+        let file = set.file(rule);
         let mut p = Position {
             board: board.clone(),
             rule,
             table: PairTable::new(rule),
             combos: [
-                combination_table(rule == Rule::Renju, set),
-                combination_table(false, set),
+                combination_table(rule == Rule::Renju, file),
+                combination_table(false, file),
             ],
             keys: vec![[ALL_WALL; 4]; CELLS].into_boxed_slice(),
             pairs: vec![[PatternPair::default(); 4]; CELLS].into_boxed_slice(),
@@ -119,7 +120,7 @@ impl Position {
             info: vec![[CellInfo::default(); 2]; CELLS].into_boxed_slice(),
             total: [[0; 2]; 2],
             set,
-            weights: set.weights(),
+            weights: file.weights(),
             rungs: [[0; THREATS]; 2],
             candidates: BitBoard::EMPTY,
             frames: Vec::with_capacity(256),

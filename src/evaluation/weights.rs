@@ -1,14 +1,22 @@
 //! The evaluation and move-policy weights: one set of values per *combination* of a cell's four
-//! directional patterns, read from a data file the build embeds (`weights/*.txt` beside this
+//! directional patterns, read from data files the build embeds (`weights/*.txt` beside this
 //! file, written by `pbrain-bango train`).
 //!
-//! # Sets ([`WeightSet`])
-//! - `fitted`: `weights/freestyle.txt`, the evaluation and policy fitted by `train fit`;
-//! - `classic`: `weights/classic.txt`, the hand-set values (`train classic`).
+//! # Files ([`WeightFile`]) and sets ([`WeightSet`])
+//! Each embedded file is one [`Weights`]: `freestyle.txt` (the evaluation and policy fitted by
+//! `train fit` to freestyle data) and `classic.txt` (the hand-set values, `train classic`).
+//! A set says which file each rule reads:
+//! - `fitted` (the default): the fit of the game's rule, the freestyle fit for a rule that has
+//!   none of its own yet;
+//! - `freestyle`: the freestyle fit under every rule (what `fitted` was before the per-rule
+//!   fits; kept so that a match can judge a rule's own fit against it);
+//! - `classic`: the hand-set values under every rule.
 //!
 //! The search reads the set its parameters name (`BANGO_WEIGHTS`,
 //! [`crate::search::alphabeta::Params::weights`]); everything else that builds a position (book, Swap2,
 //! the solver) reads [`WeightSet::DEFAULT`], the same set unless the setting says otherwise.
+//! The patterns are rule-aware either way (fives, overlines, caro's blocked ends, renju's
+//! forbidden points), so a file fitted to one rule still evaluates another sensibly.
 //!
 //! # Combinations
 //! A cell's four patterns (one per direction, [`Pattern`]) without their order: the direction of
@@ -27,9 +35,7 @@
 //! The evaluation of a position is `sum(mover of the side to move's cells) - sum(waiter of the
 //! other side's cells) + tempo + threat[top rung of the side to move][top rung of the other]`,
 //! in search units; `scale` is how many units make one logit of
-//! win probability (`p = 1/(1+exp(-eval/scale))`). Every rule reads the freestyle set: the
-//! patterns are already rule-aware (fives, overlines, caro's blocked ends), and the shared data
-//! has labelled positions for freestyle only.
+//! win probability (`p = 1/(1+exp(-eval/scale))`).
 //!
 //! # File format
 //! `#` comments, then `scale S`, `tempo T`, optional `threat A B V` lines (the evaluation term
@@ -41,16 +47,52 @@
 
 use crate::game::board::{Board, Pos};
 use crate::game::pattern::{Pattern, THREATS};
+use crate::game::rules::Rule;
 use std::sync::OnceLock;
 
 /// Number of pattern combinations (multisets of four of the eleven patterns).
 pub const COMBOS: usize = 1001;
 
-/// Which embedded weights to read (see the module docs).
+/// One embedded weights file (see the module docs).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum WeightFile {
+    /// `weights/freestyle.txt`: fitted to freestyle data.
+    Freestyle,
+    /// `weights/classic.txt`: the hand-set values.
+    Classic,
+}
+
+impl WeightFile {
+    /// Every file, in [`WeightFile::index`] order.
+    pub const ALL: [WeightFile; 2] = [WeightFile::Freestyle, WeightFile::Classic];
+
+    /// Its place in [`WeightFile::ALL`] (for per-file caches).
+    #[inline]
+    pub fn index(self) -> usize {
+        self as usize
+    }
+
+    /// Its weights, parsed on first use.
+    pub fn weights(self) -> &'static Weights {
+        static FILES: [OnceLock<Weights>; WeightFile::ALL.len()] =
+            [const { OnceLock::new() }; WeightFile::ALL.len()];
+        FILES[self.index()].get_or_init(|| {
+            let text = match self {
+                WeightFile::Freestyle => include_str!("weights/freestyle.txt"),
+                WeightFile::Classic => include_str!("weights/classic.txt"),
+            };
+            Weights::parse(text).expect("the embedded weights parse (checked by a test)")
+        })
+    }
+}
+
+/// Which embedded weights each rule reads (see the module docs).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum WeightSet {
-    /// The fitted evaluation and move policy.
+    /// The fitted evaluation and move policy of the game's rule.
     Fitted,
+    /// The freestyle fit under every rule.
+    Freestyle,
     /// The hand-set evaluation and move order.
     Classic,
 }
@@ -59,12 +101,13 @@ impl WeightSet {
     /// The set the brain reads unless told otherwise.
     pub const DEFAULT: WeightSet = WeightSet::Fitted;
     /// Every set, in [`WeightSet::index`] order.
-    pub const ALL: [WeightSet; 2] = [WeightSet::Fitted, WeightSet::Classic];
+    pub const ALL: [WeightSet; 3] = [WeightSet::Fitted, WeightSet::Freestyle, WeightSet::Classic];
 
-    /// The set's name (`fitted`, `classic`).
+    /// The set's name (`fitted`, `freestyle`, `classic`).
     pub fn name(self) -> &'static str {
         match self {
             WeightSet::Fitted => "fitted",
+            WeightSet::Freestyle => "freestyle",
             WeightSet::Classic => "classic",
         }
     }
@@ -75,24 +118,25 @@ impl WeightSet {
         WeightSet::ALL.into_iter().find(|s| s.name() == name)
     }
 
-    /// Its place in [`WeightSet::ALL`] (for per-set caches).
+    /// Its place in [`WeightSet::ALL`].
     #[inline]
     pub fn index(self) -> usize {
         self as usize
     }
 
-    /// Its weights.
-    pub fn weights(self) -> &'static Weights {
-        static SETS: [OnceLock<Weights>; 2] = [OnceLock::new(), OnceLock::new()];
-        SETS[self.index()].get_or_init(|| {
-            let parse = |text: &str| {
-                Weights::parse(text).expect("the embedded weights parse (checked by a test)")
-            };
-            match self {
-                WeightSet::Fitted => parse(include_str!("weights/freestyle.txt")),
-                WeightSet::Classic => parse(include_str!("weights/classic.txt")),
-            }
-        })
+    /// The file a game under `rule` reads.
+    pub fn file(self, rule: Rule) -> WeightFile {
+        match (self, rule) {
+            (WeightSet::Classic, _) => WeightFile::Classic,
+            (WeightSet::Freestyle, _) => WeightFile::Freestyle,
+            // No rule has a fit of its own yet.
+            (WeightSet::Fitted, _) => WeightFile::Freestyle,
+        }
+    }
+
+    /// The weights a game under `rule` reads.
+    pub fn weights(self, rule: Rule) -> &'static Weights {
+        self.file(rule).weights()
     }
 }
 
@@ -327,10 +371,9 @@ impl Weights {
         s
     }
 
-    /// The default set's weights ([`WeightSet::DEFAULT`]; every rule reads them, see the
-    /// module docs).
+    /// The weights the default set ([`WeightSet::DEFAULT`]) reads under freestyle.
     pub fn embedded() -> &'static Weights {
-        WeightSet::DEFAULT.weights()
+        WeightSet::DEFAULT.weights(Rule::Freestyle)
     }
 }
 
@@ -354,17 +397,35 @@ mod tests {
 
     #[test]
     fn embedded_weights_parse_and_round_trip() {
-        for set in WeightSet::ALL {
-            let w = set.weights();
+        for file in WeightFile::ALL {
+            let w = file.weights();
             assert!(w.scale > 0);
             assert_eq!(Weights::parse(&w.to_text("round trip")).unwrap(), *w);
+        }
+        for set in WeightSet::ALL {
             assert_eq!(
                 WeightSet::from_name(&set.to_string().to_uppercase()),
                 Some(set)
             );
         }
-        assert_ne!(WeightSet::Fitted.weights(), WeightSet::Classic.weights());
+        assert_ne!(
+            WeightFile::Freestyle.weights(),
+            WeightFile::Classic.weights()
+        );
         assert_eq!(WeightSet::from_name("nope"), None);
+    }
+
+    #[test]
+    fn sets_read_their_files_under_every_rule() {
+        for rule in Rule::ALL {
+            assert_eq!(WeightSet::Freestyle.file(rule), WeightFile::Freestyle);
+            assert_eq!(WeightSet::Classic.file(rule), WeightFile::Classic);
+            assert_ne!(WeightSet::Fitted.file(rule), WeightFile::Classic);
+        }
+        assert_eq!(
+            WeightSet::Fitted.file(Rule::Freestyle),
+            WeightFile::Freestyle
+        );
     }
 
     #[test]

@@ -43,8 +43,9 @@ crate::declare_settings! {
         /// Under freestyle and standard, the quiescence's last four must be one that can still
         /// win: a four-three, a four making a point of two fours, or one whose block makes a four.
         qsearch_prune_last_four: bool = true, "BANGO_QSEARCH_PRUNE_LAST_FOUR";
-        /// The evaluation and move-order weights: `fitted` or `classic` (the hand-set values;
-        /// changes values).
+        /// The evaluation and move-order weights: `fitted` (each rule's own fit), `freestyle`
+        /// (the freestyle fit under every rule) or `classic` (the hand-set values; changes
+        /// values).
         weights: WeightSet = WeightSet::DEFAULT, "BANGO_WEIGHTS";
         /// An abandoned iteration's answer counts when it found a move better than the one the
         /// last completed iteration chose, searched first (changes values under a clock).
