@@ -81,3 +81,65 @@ fn selfplay_under_renju_records_legal_renju_positions() {
         }
     }
 }
+
+/// A fit without teacher positions (a rule the teacher file does not cover) holds out whole
+/// self-play games, by their opening stones, for its validation figures, and is deterministic.
+#[test]
+fn a_fit_without_teacher_holds_out_selfplay_games() {
+    use bango::engine::config::Config;
+    use bango::front::train::{fit_weights, selfplay_games, FitOptions, PolicyFit, SelfplayConfig};
+    use bango::game::rules::Rule;
+    let cfg = SelfplayConfig {
+        games: 30,
+        move_nodes: 300,
+        label_nodes: 600,
+        per_game: 2,
+        seed: 11,
+        opening_stones: 3,
+        opening_radius: 3,
+        scale: 900.0,
+        rule: Rule::Renju,
+    };
+    let mut played = Vec::new();
+    selfplay_games(&cfg, &Config::default(), 0..cfg.games, &mut |_, p| {
+        played.push(p)
+    });
+    let held_out = |p: &Labelled| teacher::is_validation_group(teacher::group_of(&p.puzzle, &[]));
+    let n_held = played.iter().filter(|p| held_out(p)).count();
+    assert!(
+        n_held > 0 && n_held < played.len(),
+        "{n_held} of {}",
+        played.len()
+    );
+    let opts = FitOptions {
+        scale: 900,
+        targets: Targets::AS_LABELLED,
+        fit: FitConfig {
+            steps: 50,
+            ..FitConfig::default()
+        },
+        policy: PolicyFit::Teacher,
+    };
+    let fit = || fit_weights(&[], &[], &played, &opts, &|_| {});
+    let (a, b) = (fit(), fit());
+    assert_eq!(a.weights, b.weights);
+    assert_eq!(a.teacher_samples, 0);
+    // Every sample the fit trained on comes from a kept game (the samples drop positions the
+    // evaluation is never read in, so count those of the kept games the same way).
+    let kept: Vec<&Labelled> = played.iter().filter(|p| !held_out(p)).collect();
+    let kept_samples = samples(&kept, &Targets::AS_LABELLED, true).len();
+    assert_eq!(a.selfplay_samples, kept_samples);
+    assert!(a.after.contains("self-play training part"), "{}", a.after);
+    // The policy was fitted to the self-play moves: it is not the start's.
+    let start = fit_weights(
+        &[],
+        &[],
+        &played,
+        &FitOptions {
+            policy: PolicyFit::Classic,
+            ..opts
+        },
+        &|_| {},
+    );
+    assert_ne!(a.weights.attack, start.weights.attack);
+}

@@ -144,7 +144,12 @@ pub struct FitArgs {
     /// Output weights file.
     #[arg(long)]
     out: PathBuf,
-    /// The teacher file (default: the shared positions-teacher-15.txt).
+    /// The rule the weights are for: every self-play file must be of it; the teacher file
+    /// (freestyle) is read for freestyle only, and other rules hold out self-play games
+    /// for validation instead.
+    #[arg(long, default_value = "freestyle", value_parser = super::parse_rule)]
+    rule: Rule,
+    /// The teacher file (default: the shared positions-teacher-15.txt; freestyle only).
     #[arg(long)]
     teacher: Option<PathBuf>,
     /// Self-play files (repeat).
@@ -251,6 +256,7 @@ fn fit(args: FitArgs) -> Result<(), String> {
     let started = std::time::Instant::now();
     let FitArgs {
         out,
+        rule,
         teacher: teacher_path,
         selfplay,
         openings,
@@ -265,6 +271,7 @@ fn fit(args: FitArgs) -> Result<(), String> {
         classic_policy,
         policy_selfplay,
     } = args;
+    let teacher_given = teacher_path.is_some();
     let teacher_path = teacher_path.unwrap_or_else(|| data_dir().join("positions-teacher-15.txt"));
     let openings = openings.unwrap_or_else(|| data_dir().join("openings-freestyle-15.txt"));
     let opts = FitOptions {
@@ -289,22 +296,46 @@ fn fit(args: FitArgs) -> Result<(), String> {
             PolicyFit::Teacher
         },
     };
-    let labelled = read_labelled(&teacher_path)?;
-    let opening_list = teacher::read_openings(&openings, 15)?;
-    let groups: Vec<usize> = labelled
-        .iter()
-        .map(|p| teacher::group_of(&p.puzzle, &opening_list))
-        .collect();
+    // The teacher file labels freestyle positions: under another rule its values are not the
+    // rule's, so that rule's fit reads its self-play alone.
+    let (labelled, groups) = if rule == Rule::Freestyle {
+        let labelled = read_labelled(&teacher_path)?;
+        let opening_list = teacher::read_openings(&openings, 15)?;
+        let groups: Vec<usize> = labelled
+            .iter()
+            .map(|p| teacher::group_of(&p.puzzle, &opening_list))
+            .collect();
+        (labelled, groups)
+    } else if teacher_given {
+        return Err(format!(
+            "the teacher file is freestyle; a {rule} fit reads self-play files only"
+        ));
+    } else {
+        (Vec::new(), Vec::new())
+    };
     let mut played = Vec::new();
     for path in &selfplay {
-        played.extend(read_labelled(path)?);
+        let positions = read_labelled(path)?;
+        if let Some(p) = positions.iter().find(|p| p.puzzle.rule != rule) {
+            return Err(format!(
+                "{}: a {} position in a {rule} fit: {}",
+                path.display(),
+                p.puzzle.rule,
+                p.to_line()
+            ));
+        }
+        played.extend(positions);
     }
     let log = |s: &str| eprintln!("fit: {s}");
     let outcome = train::fit_weights(&labelled, &groups, &played, &opts, &log);
     eprintln!("{}\n{}", outcome.before, outcome.after);
     let header = format!(
-        "bango evaluation and policy weights, freestyle, fitted by\n  pbrain-bango train fit --out {} --scale {scale} --mate-weight {mate_weight} --result-share {result_share} --selfplay-weight {selfplay_weight} --steps {steps} --final-lr {final_lr} --eval-l2 {eval_l2} --policy-l2 {policy_l2}{}{}\nto {} ({} teacher positions) and {} self-play positions.\n{}\n{}",
+        "bango evaluation and policy weights, {rule}, fitted by\n  pbrain-bango train fit --out {}{} --scale {scale} --mate-weight {mate_weight} --result-share {result_share} --selfplay-weight {selfplay_weight} --steps {steps} --final-lr {final_lr} --eval-l2 {eval_l2} --policy-l2 {policy_l2}{}{}\nto {} ({} teacher positions) and {} self-play positions.\n{}\n{}",
         out.display(),
+        match rule {
+            Rule::Freestyle => String::new(),
+            r => format!(" --rule {r}"),
+        },
         match opts.policy {
             PolicyFit::Classic => " --classic-policy",
             PolicyFit::WithSelfplay => " --policy-selfplay",

@@ -478,7 +478,8 @@ pub fn score(model: &Model, samples: &[Sample]) -> Scores {
 pub enum PolicyFit {
     /// The hand-set move order (the hand-set values for taking and denying a cell).
     Classic,
-    /// Fitted to the teacher positions' best moves.
+    /// Fitted to the teacher positions' best moves (the self-play ones' when there is no
+    /// teacher position).
     Teacher,
     /// Fitted to the teacher's and the self-play positions' best moves.
     WithSelfplay,
@@ -506,7 +507,7 @@ pub struct FitOutcome {
     pub teacher_samples: usize,
     /// Self-play samples fitted to.
     pub selfplay_samples: usize,
-    /// The hand-set evaluation's figures (validation and teacher training part), one line.
+    /// The hand-set evaluation's figures (validation and training part), one line.
     pub before: String,
     /// The fitted weights' figures, one line.
     pub after: String,
@@ -515,8 +516,11 @@ pub struct FitOutcome {
 /// Fits the evaluation (and, as `opts.policy` says, the policy) to the teacher positions of
 /// the training groups (`groups[i]` is `teacher[i]`'s, see
 /// [`crate::front::teacher::is_validation_group`]) and to the self-play positions, and scores the
-/// hand-set and the fitted weights on the held-out groups. Deterministic: the same data and
-/// options give the same weights.
+/// hand-set and the fitted weights on the held-out groups. Without teacher positions (a rule
+/// the teacher file does not cover) the self-play games are split instead, by their opening
+/// stones ([`crate::front::teacher::group_of`] with no opening list), the validation part
+/// scored against its search labels, and a policy fitted to the teacher is fitted to the
+/// self-play moves. Deterministic: the same data and options give the same weights.
 pub fn fit_weights(
     teacher_positions: &[Labelled],
     groups: &[usize],
@@ -533,10 +537,24 @@ pub fn fit_weights(
             .collect()
     };
     let mut train = samples(&part(false), &opts.targets, false);
-    let valid = samples(&part(true), &opts.targets, false);
+    let mut valid = samples(&part(true), &opts.targets, false);
     let teacher_train = train.len();
-    let refs: Vec<&Labelled> = selfplay.iter().collect();
+    let refs: Vec<&Labelled> = if teacher_positions.is_empty() {
+        let held_out =
+            |p: &Labelled| teacher::is_validation_group(teacher::group_of(&p.puzzle, &[]));
+        let kept: Vec<&Labelled> = selfplay.iter().filter(|p| held_out(p)).collect();
+        valid = samples(&kept, &opts.targets, false);
+        selfplay.iter().filter(|p| !held_out(p)).collect()
+    } else {
+        selfplay.iter().collect()
+    };
     train.extend(samples(&refs, &opts.targets, true));
+    // The part the training report reads: the teacher's, or everything when there is none.
+    let reported = if teacher_train > 0 {
+        teacher_train
+    } else {
+        train.len()
+    };
     log(&format!(
         "{} training samples ({} teacher, {} self-play), {} validation",
         train.len(),
@@ -554,15 +572,15 @@ pub fn fit_weights(
             near: classic.near.clone(),
             ..model
         },
-        PolicyFit::Teacher => fit_policy(&train[..teacher_train], &model, &opts.fit, log),
+        PolicyFit::Teacher => fit_policy(&train[..reported], &model, &opts.fit, log),
         PolicyFit::WithSelfplay => fit_policy(&train, &model, &opts.fit, log),
     };
     let report = |name: &str, m: &Model| {
         let v = score(m, &valid);
-        let t = score(m, &train[..teacher_train]);
+        let t = score(m, &train[..reported]);
         format!(
             "{name}: validation {} samples: non-mate cross-entropy {:.4}, pearson non-mate {:.3}, all {:.3}, move order top-1 {:.1}% (within class {:.1}%, quiet {:.1}%); \
-             teacher training part: non-mate cross-entropy {:.4}, pearson {:.3}, top-1 {:.1}% (within class {:.1}%, quiet {:.1}%)",
+             {} training part: non-mate cross-entropy {:.4}, pearson {:.3}, top-1 {:.1}% (within class {:.1}%, quiet {:.1}%)",
             v.n,
             v.quiet_loss,
             v.quiet_r,
@@ -570,6 +588,7 @@ pub fn fit_weights(
             100.0 * v.policy_top1,
             100.0 * v.class_top1,
             100.0 * v.quiet_top1,
+            if teacher_train > 0 { "teacher" } else { "self-play" },
             t.quiet_loss,
             t.quiet_r,
             100.0 * t.policy_top1,
