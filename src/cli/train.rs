@@ -6,6 +6,7 @@ use super::data_dir;
 use bango::engine::config::Config;
 use bango::front::teacher::{self, Labelled};
 use bango::front::train::{self, FitConfig, FitOptions, PolicyFit, SelfplayConfig, Targets};
+use bango::game::board::Color;
 use bango::game::rules::Rule;
 use bango::knowledge::book::play::BookMode;
 use std::path::{Path, PathBuf};
@@ -94,7 +95,7 @@ impl Selfplay {
             opening_radius: 3,
             scale: a
                 .scale
-                .unwrap_or(config.search.weights.weights(a.rule).scale as f64),
+                .unwrap_or(config.search.weights.weights(a.rule, Color::Black).scale as f64),
             rule: a.rule,
         };
         let mut config = config.clone();
@@ -149,6 +150,10 @@ pub struct FitArgs {
     /// for validation instead.
     #[arg(long, default_value = "freestyle", value_parser = super::parse_rule)]
     rule: Rule,
+    /// Fit to the positions with this side to move only (black or white): the file a rule
+    /// whose colours differ reads while that side is to move (renju).
+    #[arg(long, value_parser = parse_colour)]
+    to_move: Option<Color>,
     /// The teacher file (default: the shared positions-teacher-15.txt; freestyle only).
     #[arg(long)]
     teacher: Option<PathBuf>,
@@ -198,6 +203,21 @@ pub fn run(command: Command, config: &Config) -> u8 {
             eprintln!("train: {e}");
             1
         }
+    }
+}
+
+fn parse_colour(s: &str) -> Result<Color, String> {
+    match s.to_ascii_lowercase().as_str() {
+        "black" | "b" => Ok(Color::Black),
+        "white" | "w" => Ok(Color::White),
+        _ => Err(format!("{s:?} is not black or white")),
+    }
+}
+
+fn colour_name(c: Color) -> &'static str {
+    match c {
+        Color::Black => "black",
+        Color::White => "white",
     }
 }
 
@@ -257,6 +277,7 @@ fn fit(args: FitArgs) -> Result<(), String> {
     let FitArgs {
         out,
         rule,
+        to_move,
         teacher: teacher_path,
         selfplay,
         openings,
@@ -298,7 +319,7 @@ fn fit(args: FitArgs) -> Result<(), String> {
     };
     // The teacher file labels freestyle positions: under another rule its values are not the
     // rule's, so that rule's fit reads its self-play alone.
-    let (labelled, groups) = if rule == Rule::Freestyle {
+    let (mut labelled, mut groups) = if rule == Rule::Freestyle {
         let labelled = read_labelled(&teacher_path)?;
         let opening_list = teacher::read_openings(&openings, 15)?;
         let groups: Vec<usize> = labelled
@@ -326,16 +347,26 @@ fn fit(args: FitArgs) -> Result<(), String> {
         }
         played.extend(positions);
     }
+    if let Some(side) = to_move {
+        let keep = |p: &Labelled| p.puzzle.side == side;
+        let (labelled_kept, groups_kept): (Vec<Labelled>, Vec<usize>) = labelled
+            .into_iter()
+            .zip(groups)
+            .filter(|(p, _)| keep(p))
+            .unzip();
+        (labelled, groups) = (labelled_kept, groups_kept);
+        played.retain(keep);
+    }
     let log = |s: &str| eprintln!("fit: {s}");
     let outcome = train::fit_weights(&labelled, &groups, &played, &opts, &log);
     eprintln!("{}\n{}", outcome.before, outcome.after);
     let header = format!(
-        "bango evaluation and policy weights, {rule}, fitted by\n  pbrain-bango train fit --out {}{} --scale {scale} --mate-weight {mate_weight} --result-share {result_share} --selfplay-weight {selfplay_weight} --steps {steps} --final-lr {final_lr} --eval-l2 {eval_l2} --policy-l2 {policy_l2}{}{}\nto {} ({} teacher positions) and {} self-play positions.\n{}\n{}",
+        "bango evaluation and policy weights, {rule}, fitted by\n  pbrain-bango train fit --out {}{} --scale {scale} --mate-weight {mate_weight} --result-share {result_share} --selfplay-weight {selfplay_weight} --steps {steps} --final-lr {final_lr} --eval-l2 {eval_l2} --policy-l2 {policy_l2}{}{}\nto {} and {} self-play positions.\n{}\n{}",
         out.display(),
         match rule {
             Rule::Freestyle => String::new(),
             r => format!(" --rule {r}"),
-        },
+        } + &to_move.map_or(String::new(), |c| format!(" --to-move {}", colour_name(c))),
         match opts.policy {
             PolicyFit::Classic => " --classic-policy",
             PolicyFit::WithSelfplay => " --policy-selfplay",
@@ -345,10 +376,17 @@ fn fit(args: FitArgs) -> Result<(), String> {
             .iter()
             .map(|p| format!(" --selfplay {}", p.display()))
             .collect::<String>(),
-        teacher_path
-            .file_name()
-            .map_or("?".into(), |f| f.to_string_lossy()),
-        outcome.teacher_samples,
+        if rule == Rule::Freestyle {
+            format!(
+                "{} ({} teacher positions)",
+                teacher_path
+                    .file_name()
+                    .map_or("?".into(), |f| f.to_string_lossy()),
+                outcome.teacher_samples
+            )
+        } else {
+            "no teacher positions".to_string()
+        },
         outcome.selfplay_samples,
         outcome.before,
         outcome.after,

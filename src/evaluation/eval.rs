@@ -35,9 +35,16 @@ pub struct CellInfo {
     pub suspect: bool,
 }
 
-/// What a cell with the four directional patterns `pats` offers (its threat rung, whether it
-/// is a renju suspect for black, its values under the weights `w`).
-pub fn cell_info(pats: &[Pattern; 4], renju_black: bool, w: &Weights) -> CellInfo {
+/// What a cell with the four directional patterns `pats` offers its colour (its threat rung,
+/// whether it is a renju suspect for black, its values): `own` holds the weights read while
+/// that colour is to move (its `mover` value and `attack` policy), `other` those read while the
+/// other colour is (its `waiter` value and `defence` policy).
+pub fn cell_info(
+    pats: &[Pattern; 4],
+    renju_black: bool,
+    own: &Weights,
+    other: &Weights,
+) -> CellInfo {
     let (threat, suspect) = combine(pats, renju_black);
     if suspect {
         return CellInfo {
@@ -49,10 +56,10 @@ pub fn cell_info(pats: &[Pattern; 4], renju_black: bool, w: &Weights) -> CellInf
     let i = weights::canonical(pats);
     let policy = |v: i32| v.clamp(i16::MIN as i32, i16::MAX as i32) as i16;
     CellInfo {
-        value: w.mover[i],
-        wait: w.waiter[i],
-        attack: policy(w.attack[i]),
-        defence: policy(w.defence[i]),
+        value: own.mover[i],
+        wait: other.waiter[i],
+        attack: policy(own.attack[i]),
+        defence: policy(other.defence[i]),
         threat,
         suspect,
     }
@@ -64,22 +71,28 @@ pub const CODES: usize = 11 * 11 * 11 * 11;
 /// The weight of direction `d` in a combination code.
 pub const DIGIT: [i32; 4] = [1, 11, 121, 1331];
 
-/// The [`CellInfo`] of every combination code under the weights of `file`, for ordinary colours
-/// and renju black (where suspects are marked), computed once per file: an update looks the
-/// info up instead of combining four patterns.
-pub fn combination_table(renju_black: bool, file: WeightFile) -> &'static [CellInfo] {
+/// The [`CellInfo`] of every combination code for a colour whose own file is `own` and whose
+/// opponent's is `other` (see [`cell_info`]), for ordinary colours and renju black (where
+/// suspects are marked), computed once per pair of files: an update looks the info up instead
+/// of combining four patterns.
+pub fn combination_table(
+    renju_black: bool,
+    own: WeightFile,
+    other: WeightFile,
+) -> &'static [CellInfo] {
     const FILES: usize = WeightFile::ALL.len();
-    static TABLES: [[OnceLock<Box<[CellInfo]>>; 2]; FILES] =
-        [const { [OnceLock::new(), OnceLock::new()] }; FILES];
-    let w = file.weights();
-    TABLES[file.index()][renju_black as usize].get_or_init(|| {
+    type Table = OnceLock<Box<[CellInfo]>>;
+    static TABLES: [[[Table; 2]; FILES]; FILES] =
+        [const { [const { [OnceLock::new(), OnceLock::new()] }; FILES] }; FILES];
+    let (w_own, w_other) = (own.weights(), other.weights());
+    TABLES[own.index()][other.index()][renju_black as usize].get_or_init(|| {
         (0..CODES)
             .map(|code| {
                 let mut pats = [Pattern::Dead; 4];
                 for (d, p) in pats.iter_mut().enumerate() {
                     *p = Pattern::ALL[code / DIGIT[d] as usize % 11];
                 }
-                cell_info(&pats, renju_black, w)
+                cell_info(&pats, renju_black, w_own, w_other)
             })
             .collect()
     })

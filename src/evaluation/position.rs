@@ -78,7 +78,8 @@ pub struct Position {
     /// Per colour, the sum of its empty cells' [`CellInfo::value`] and [`CellInfo::wait`].
     total: [[i32; 2]; 2],
     set: WeightSet,
-    weights: &'static Weights,
+    /// The weights read while each colour is to move (index: the colour).
+    weights: [&'static Weights; 2],
     rungs: [[u16; THREATS]; 2],
     candidates: BitBoard,
     /// One frame per `make` since construction.
@@ -105,14 +106,15 @@ impl Position {
 
     /// [`Position::new`] with the weights `set`.
     pub fn with_weights(board: &Board, rule: Rule, set: WeightSet) -> Position {
-        let file = set.file(rule);
+        // The file read while each colour is to move (index: the colour).
+        let files = [Color::Black, Color::White].map(|c| set.file(rule, c));
         let mut p = Position {
             board: board.clone(),
             rule,
             table: PairTable::new(rule),
             combos: [
-                combination_table(rule == Rule::Renju, file),
-                combination_table(false, file),
+                combination_table(rule == Rule::Renju, files[0], files[1]),
+                combination_table(false, files[1], files[0]),
             ],
             keys: vec![[ALL_WALL; 4]; CELLS].into_boxed_slice(),
             pairs: vec![[PatternPair::default(); 4]; CELLS].into_boxed_slice(),
@@ -120,7 +122,7 @@ impl Position {
             info: vec![[CellInfo::default(); 2]; CELLS].into_boxed_slice(),
             total: [[0; 2]; 2],
             set,
-            weights: file.weights(),
+            weights: files.map(|f| f.weights()),
             rungs: [[0; THREATS]; 2],
             candidates: BitBoard::EMPTY,
             frames: Vec::with_capacity(256),
@@ -238,8 +240,8 @@ impl Position {
     pub fn evaluate(&self) -> i32 {
         let me = self.side_to_move().index();
         self.total[me][0] - self.total[1 - me][1]
-            + self.weights.tempo
-            + self.weights.threat[self.top_rung(me)][self.top_rung(1 - me)]
+            + self.weights[me].tempo
+            + self.weights[me].threat[self.top_rung(me)][self.top_rung(1 - me)]
     }
 
     /// The evaluation recomputed from the board alone (the oracle of [`Position::evaluate`]).
@@ -254,10 +256,10 @@ impl Position {
         (1..THREATS).rev().find(|&t| r[t] > 0).unwrap_or(0)
     }
 
-    /// The weights the evaluation and the move policy read.
+    /// The weights the evaluation and the move policy read with the side to move to move.
     #[inline]
     pub fn weights(&self) -> &'static Weights {
-        self.weights
+        self.weights[self.side_to_move().index()]
     }
 
     /// Plays `p` for the side to move. `p` must be an empty point on the board.

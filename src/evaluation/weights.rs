@@ -45,7 +45,7 @@
 //! pattern names (any order) and the four integers `mover waiter attack defence`. Every
 //! combination must appear exactly once.
 
-use crate::game::board::{Board, Pos};
+use crate::game::board::{Board, Color, Pos};
 use crate::game::pattern::{Pattern, THREATS};
 use crate::game::rules::Rule;
 use std::sync::OnceLock;
@@ -124,8 +124,13 @@ impl WeightSet {
         self as usize
     }
 
-    /// The file a game under `rule` reads.
-    pub fn file(self, rule: Rule) -> WeightFile {
+    /// The file a game under `rule` reads while `to_move` is to move. A file is the whole
+    /// evaluation of the positions of one side to move (its `mover` values for that side's
+    /// cells, its `waiter` values for the other side's, its tempo and threat terms, its policy),
+    /// so a rule whose colours differ (renju) can have a file per side to move, each fitted to
+    /// the positions of that side to move alone.
+    pub fn file(self, rule: Rule, to_move: Color) -> WeightFile {
+        let _ = to_move;
         match (self, rule) {
             (WeightSet::Classic, _) => WeightFile::Classic,
             (WeightSet::Freestyle, _) => WeightFile::Freestyle,
@@ -134,9 +139,9 @@ impl WeightSet {
         }
     }
 
-    /// The weights a game under `rule` reads.
-    pub fn weights(self, rule: Rule) -> &'static Weights {
-        self.file(rule).weights()
+    /// The weights a game under `rule` reads while `to_move` is to move.
+    pub fn weights(self, rule: Rule, to_move: Color) -> &'static Weights {
+        self.file(rule, to_move).weights()
     }
 }
 
@@ -373,7 +378,7 @@ impl Weights {
 
     /// The weights the default set ([`WeightSet::DEFAULT`]) reads under freestyle.
     pub fn embedded() -> &'static Weights {
-        WeightSet::DEFAULT.weights(Rule::Freestyle)
+        WeightSet::DEFAULT.weights(Rule::Freestyle, Color::Black)
     }
 }
 
@@ -418,14 +423,18 @@ mod tests {
     #[test]
     fn sets_read_their_files_under_every_rule() {
         for rule in Rule::ALL {
-            assert_eq!(WeightSet::Freestyle.file(rule), WeightFile::Freestyle);
-            assert_eq!(WeightSet::Classic.file(rule), WeightFile::Classic);
-            assert_ne!(WeightSet::Fitted.file(rule), WeightFile::Classic);
+            for c in [Color::Black, Color::White] {
+                assert_eq!(WeightSet::Freestyle.file(rule, c), WeightFile::Freestyle);
+                assert_eq!(WeightSet::Classic.file(rule, c), WeightFile::Classic);
+                assert_ne!(WeightSet::Fitted.file(rule, c), WeightFile::Classic);
+            }
         }
-        assert_eq!(
-            WeightSet::Fitted.file(Rule::Freestyle),
-            WeightFile::Freestyle
-        );
+        for c in [Color::Black, Color::White] {
+            assert_eq!(
+                WeightSet::Fitted.file(Rule::Freestyle, c),
+                WeightFile::Freestyle
+            );
+        }
     }
 
     #[test]
