@@ -104,7 +104,7 @@ fn a_fit_without_teacher_holds_out_selfplay_games() {
     selfplay_games(&cfg, &Config::default(), 0..cfg.games, &mut |_, p| {
         played.push(p)
     });
-    let held_out = |p: &Labelled| teacher::is_validation_group(teacher::group_of(&p.puzzle, &[]));
+    let held_out = |p: &Labelled| teacher::is_held_out_group(teacher::group_of(&p.puzzle, &[]));
     let n_held = played.iter().filter(|p| held_out(p)).count();
     assert!(
         n_held > 0 && n_held < played.len(),
@@ -129,6 +129,18 @@ fn a_fit_without_teacher_holds_out_selfplay_games() {
     let kept: Vec<&Labelled> = played.iter().filter(|p| !held_out(p)).collect();
     let kept_samples = samples(&kept, &Targets::AS_LABELLED, true).len();
     assert_eq!(a.selfplay_samples, kept_samples);
+    // It reports on the validation games alone (the test games are read by no fit).
+    let validation: Vec<&Labelled> = played
+        .iter()
+        .filter(|p| teacher::is_validation_group(teacher::group_of(&p.puzzle, &[])))
+        .collect();
+    let n_valid = samples(&validation, &Targets::AS_LABELLED, false).len();
+    assert!(
+        a.after
+            .starts_with(&format!("fitted: validation {n_valid} samples")),
+        "{}",
+        a.after
+    );
     assert!(a.after.contains("self-play training part"), "{}", a.after);
     // The policy was fitted to the self-play moves: it is not the start's.
     let start = fit_weights(

@@ -60,6 +60,8 @@ pub enum SplitArg {
     Train,
     /// The held-out validation groups only.
     Valid,
+    /// The held-out test groups only: read only to report a finished change.
+    Test,
 }
 
 impl From<SplitArg> for Split {
@@ -68,6 +70,7 @@ impl From<SplitArg> for Split {
             SplitArg::All => Split::All,
             SplitArg::Train => Split::Train,
             SplitArg::Valid => Split::Valid,
+            SplitArg::Test => Split::Test,
         }
     }
 }

@@ -4,6 +4,7 @@
 
 use super::data_dir;
 use bango::engine::config::Config;
+use bango::evaluation::weights::Weights;
 use bango::front::teacher::{self, Labelled};
 use bango::front::train::{self, FitConfig, FitOptions, PolicyFit, SelfplayConfig, Targets};
 use bango::game::board::Color;
@@ -24,6 +25,33 @@ pub enum Command {
     Selfplay(SelfplayArgs),
     /// Fit evaluation and policy weights and write them.
     Fit(FitArgs),
+    /// Score a weights file on a split of the teacher file (or of self-play files): the
+    /// figures a fit reports, for any file, and the only reader of the test split.
+    Score(ScoreArgs),
+}
+
+/// Options of `train score`.
+#[derive(clap::Args, Debug)]
+pub struct ScoreArgs {
+    /// The weights file to score.
+    #[arg(long)]
+    weights: PathBuf,
+    /// The split: valid (what choices are made on), test (only to report a finished change),
+    /// train or all.
+    #[arg(long, value_enum, default_value = "valid")]
+    split: super::teacher::SplitArg,
+    /// The teacher file (default: the shared positions-teacher-15.txt).
+    #[arg(long)]
+    teacher: Option<PathBuf>,
+    /// The opening file that groups the teacher positions for the split.
+    #[arg(long)]
+    openings: Option<PathBuf>,
+    /// Score on these self-play files' games instead of the teacher file (repeat).
+    #[arg(long)]
+    selfplay: Vec<PathBuf>,
+    /// With --selfplay: the positions with this side to move only.
+    #[arg(long, value_parser = parse_colour)]
+    to_move: Option<Color>,
 }
 
 /// Options of `train selfplay`.
@@ -239,6 +267,7 @@ fn run_command(command: Command, config: &Config) -> Result<(), String> {
         ),
         Command::Selfplay(args) => selfplay(args, config),
         Command::Fit(args) => fit(args),
+        Command::Score(args) => score(args),
     }
 }
 
@@ -267,6 +296,59 @@ fn selfplay(mut a: SelfplayArgs, config: &Config) -> Result<(), String> {
     });
     write(&a.out, &text)?;
     eprintln!("selfplay: done in {:.0} s", started.elapsed().as_secs_f64());
+    Ok(())
+}
+
+/// `train score`: the fit's figures of one weights file on one split.
+fn score(a: ScoreArgs) -> Result<(), String> {
+    let text =
+        std::fs::read_to_string(&a.weights).map_err(|e| format!("{}: {e}", a.weights.display()))?;
+    let weights = Weights::parse(&text).map_err(|e| format!("{}: {e}", a.weights.display()))?;
+    let split = teacher::Split::from(a.split);
+    let (positions, groups, selfplay) = if a.selfplay.is_empty() {
+        let path = a
+            .teacher
+            .unwrap_or_else(|| data_dir().join("positions-teacher-15.txt"));
+        let openings = a
+            .openings
+            .unwrap_or_else(|| data_dir().join("openings-freestyle-15.txt"));
+        let labelled = read_labelled(&path)?;
+        let opening_list = teacher::read_openings(&openings, 15)?;
+        let groups: Vec<usize> = labelled
+            .iter()
+            .map(|p| teacher::group_of(&p.puzzle, &opening_list))
+            .collect();
+        (labelled, groups, false)
+    } else {
+        let mut played = Vec::new();
+        for path in &a.selfplay {
+            played.extend(read_labelled(path)?);
+        }
+        if let Some(side) = a.to_move {
+            played.retain(|p| p.puzzle.side == side);
+        }
+        let groups = played
+            .iter()
+            .map(|p| teacher::group_of(&p.puzzle, &[]))
+            .collect();
+        (played, groups, true)
+    };
+    let chosen = teacher::select(&positions, &groups, split, false, 1, usize::MAX);
+    let samples = train::samples(&chosen, &Targets::AS_LABELLED, false);
+    let s = train::score(&train::Model::of_weights(&weights), &samples);
+    println!(
+        "{}: {:?} split of the {}: {} samples: non-mate cross-entropy {:.4}, pearson non-mate {:.3}, all {:.3}, move order top-1 {:.1}% (within class {:.1}%, quiet {:.1}%)",
+        a.weights.display(),
+        a.split,
+        if selfplay { "self-play files" } else { "teacher file" },
+        s.n,
+        s.quiet_loss,
+        s.quiet_r,
+        s.all_r,
+        100.0 * s.policy_top1,
+        100.0 * s.class_top1,
+        100.0 * s.quiet_top1
+    );
     Ok(())
 }
 

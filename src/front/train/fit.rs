@@ -515,11 +515,11 @@ pub struct FitOutcome {
 
 /// Fits the evaluation (and, as `opts.policy` says, the policy) to the teacher positions of
 /// the training groups (`groups[i]` is `teacher[i]`'s, see
-/// [`crate::front::teacher::is_validation_group`]) and to the self-play positions, and scores the
-/// hand-set and the fitted weights on the held-out groups. Without teacher positions (a rule
-/// the teacher file does not cover) the self-play games are split instead, by their opening
-/// stones ([`crate::front::teacher::group_of`] with no opening list), the validation part
-/// scored against its search labels, and a policy fitted to the teacher is fitted to the
+/// [`crate::front::teacher::is_held_out_group`]) and to the self-play positions, and scores the
+/// hand-set and the fitted weights on the validation groups (never the test groups). Without
+/// teacher positions (a rule the teacher file does not cover) the self-play games are split
+/// the same way instead, by their opening stones ([`crate::front::teacher::group_of`] with no
+/// opening list), the validation part scored against its search labels, and a policy fitted to the teacher is fitted to the
 /// self-play moves. Deterministic: the same data and options give the same weights.
 pub fn fit_weights(
     teacher_positions: &[Labelled],
@@ -528,23 +528,32 @@ pub fn fit_weights(
     opts: &FitOptions,
     log: &dyn Fn(&str),
 ) -> FitOutcome {
-    let part = |valid: bool| -> Vec<&Labelled> {
+    let part = |keep: fn(usize) -> bool| -> Vec<&Labelled> {
         teacher_positions
             .iter()
             .zip(groups)
-            .filter(|(_, &g)| teacher::is_validation_group(g) == valid)
+            .filter(|(_, &g)| keep(g))
             .map(|(p, _)| p)
             .collect()
     };
-    let mut train = samples(&part(false), &opts.targets, false);
-    let mut valid = samples(&part(true), &opts.targets, false);
+    let mut train = samples(
+        &part(|g| !teacher::is_held_out_group(g)),
+        &opts.targets,
+        false,
+    );
+    let mut valid = samples(&part(teacher::is_validation_group), &opts.targets, false);
     let teacher_train = train.len();
     let refs: Vec<&Labelled> = if teacher_positions.is_empty() {
-        let held_out =
-            |p: &Labelled| teacher::is_validation_group(teacher::group_of(&p.puzzle, &[]));
-        let kept: Vec<&Labelled> = selfplay.iter().filter(|p| held_out(p)).collect();
-        valid = samples(&kept, &opts.targets, false);
-        selfplay.iter().filter(|p| !held_out(p)).collect()
+        let group = |p: &Labelled| teacher::group_of(&p.puzzle, &[]);
+        let validation: Vec<&Labelled> = selfplay
+            .iter()
+            .filter(|p| teacher::is_validation_group(group(p)))
+            .collect();
+        valid = samples(&validation, &opts.targets, false);
+        selfplay
+            .iter()
+            .filter(|p| !teacher::is_held_out_group(group(p)))
+            .collect()
     } else {
         selfplay.iter().collect()
     };

@@ -4,8 +4,9 @@
 //! # Data
 //! - The teacher file (`positions-teacher-15.txt`, format in [`crate::front::teacher`]): a strong
 //!   engine's win probability and best move. Positions are grouped by opening and one group in
-//!   five is held out for validation ([`crate::front::teacher::is_validation_group`]), so no game gives
-//!   positions to both sides of the split.
+//!   five is held out of every fit ([`crate::front::teacher::is_held_out_group`]), so no game
+//!   gives positions to both sides: half of those for validation, half a test split that only a
+//!   finished change reads (`train score --split test`).
 //! - Self-play files ([`selfplay`]): bango plays itself from random openings at a fixed node
 //!   budget a move (reproducible), and a sample of each game's positions is labelled by a
 //!   deeper search (its score, in the teacher file's scale, and its move) and by the game's
