@@ -27,7 +27,7 @@ pub struct Worker {
     pub params: Params,
     /// Root options of the next search only: [`Worker::search`] takes (and so clears) them.
     pub root_options: RootOptions,
-    /// Quiet-move history and counter moves: what cut off before.
+    /// What cut off before: the history of quiet moves and reducible threats, and counter moves.
     history: Box<History>,
     /// The marks of the moves the other workers are searching (lazy SMP only).
     busy: Option<Arc<BusyMoves>>,
