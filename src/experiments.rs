@@ -371,6 +371,42 @@
 //! cargo build --release
 //! ```
 //!
+//! ## A fit of renju's own (issue 45, item 4; not kept)
+//!
+//! Renju self-play positions by the build of ea7d401 (the freestyle weights), 30000 nodes a move,
+//! labelled by a 150000-node search and the game's result (10 a game; 6000 games in about 50
+//! minutes on the two cores, one run each; 59950 positions, 52% of them mate labels, black to
+//! move in 31390 with a mean result of 0.51):
+//!
+//! ```sh
+//! pbrain-bango train selfplay --rule renju --games 3000 --seed 41 --out renju-41.txt
+//! pbrain-bango train selfplay --rule renju --games 3000 --seed 42 --out renju-42.txt
+//! pbrain-bango train fit --rule renju [--to-move black|white] [--result-share 1.0] --scale 900 \
+//!   --selfplay renju-41.txt --selfplay renju-42.txt --out FILE   # about 1 min
+//! ```
+//!
+//! Four fits, each embedded as the renju file of the side to move (one fit for both sides, or one
+//! per side to move), played under renju against the same build with `BANGO_WEIGHTS=freestyle`
+//! (the freestyle fit), `arena --rule renju --tc-turn 200 --concurrency 1 --openings
+//! ../shared/data/openings-renju-15-balanced5.txt --shuffle`, two matches at once:
+//!
+//! | fit | labels | seed | result |
+//! |---|---|---|---|
+//! | a file per side to move | half result, half search | 71 | +95 −105 =0, −17.4 ± 48.5 |
+//! | one file | half result, half search | 71 | +97 −98 =5, −1.7 ± 48 |
+//! | a file per side to move | result only | 72 | +20 −45 =0 after 65, −141 ± 95 (stopped) |
+//! | one file | result only | 72 | +17 −25 =0 after 42, −67 ± 111 (stopped) |
+//!
+//! On the held-out games' search labels (`train score --selfplay ... --to-move C --split
+//! valid`, non-mate cross-entropy / Pearson over all labels) the freestyle fit already reads
+//! renju well: black to move 0.6208 / 0.697, the black fit 0.6317 / 0.796; white to move 0.6786
+//! / 0.476, the white fit 0.6331 / 0.797. The fits learn the mates better and play no better:
+//! their labels are the freestyle weights' own searches and the results of games those weights
+//! played, so they can only re-learn what the freestyle fit knows. The fits were not embedded.
+//! What renju lacks is a stronger label (the freestyle fit had Rapfi's teacher file): renju
+//! positions labelled by a strong engine are the next step. The per-side-to-move files, `train
+//! selfplay --rule`, `train fit --rule --to-move` and `BANGO_WEIGHTS=freestyle` stay for it.
+//!
 //! ## The test split (issue 45, item 7)
 //!
 //! The held-out fifth of the teacher file's openings was both the fits' validation and the split

@@ -97,3 +97,36 @@ pub fn combination_table(
             .collect()
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A colour's cell reads its `mover` value and `attack` policy from its own file (read while
+    /// it is to move) and its `waiter` value and `defence` policy from the other colour's: two
+    /// different files tell the halves apart.
+    #[test]
+    fn a_cell_reads_each_value_from_its_side_to_moves_file() {
+        let (own, other) = (WeightFile::Freestyle, WeightFile::Classic);
+        let table = combination_table(false, own, other);
+        let mut differing = 0;
+        for (code, info) in table.iter().enumerate() {
+            let mut pats = [Pattern::Dead; 4];
+            for (d, p) in pats.iter_mut().enumerate() {
+                *p = Pattern::ALL[code / DIGIT[d] as usize % 11];
+            }
+            let i = weights::canonical(&pats);
+            let policy = |v: i32| v.clamp(i16::MIN as i32, i16::MAX as i32) as i16;
+            assert_eq!(info.value, own.weights().mover[i], "code {code}");
+            assert_eq!(info.wait, other.weights().waiter[i], "code {code}");
+            assert_eq!(info.attack, policy(own.weights().attack[i]), "code {code}");
+            assert_eq!(
+                info.defence,
+                policy(other.weights().defence[i]),
+                "code {code}"
+            );
+            differing += (own.weights().waiter[i] != other.weights().waiter[i]) as usize;
+        }
+        assert!(differing > 1000, "the two files hardly differ: {differing}");
+    }
+}

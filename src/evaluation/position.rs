@@ -524,6 +524,54 @@ mod tests {
         }
     }
 
+    /// The evaluation reads one file, the side to move's ([`WeightSet::file`]): its `mover`
+    /// values for the side to move's cells, its `waiter` values for the other side's, its
+    /// tempo and threat terms. Checked against a sum straight from the files, under every rule
+    /// and set (`eval`'s tests tell a cell's two files apart, which no embedded set does yet).
+    #[test]
+    fn evaluation_reads_the_side_to_moves_file() {
+        use crate::evaluation::weights::canonical;
+        let moves = [
+            (7, 7),
+            (8, 8),
+            (6, 8),
+            (7, 9),
+            (8, 7),
+            (6, 6),
+            (9, 9),
+            (5, 7),
+            (7, 6),
+        ];
+        for rule in Rule::ALL {
+            for set in WeightSet::ALL {
+                let mut pos = Position::with_weights(&Board::new(15), rule, set);
+                for &(x, y) in &moves {
+                    pos.make(Pos::new(x, y));
+                    let (me, op) = (pos.side_to_move(), pos.side_to_move().opponent());
+                    let w = set.weights(rule, me);
+                    let mut sum = w.tempo;
+                    for q in pos.board.empty_cells() {
+                        for (c, table) in [(me, &w.mover), (op, &w.waiter)] {
+                            if !pos.info(q, c).suspect {
+                                let v = table[canonical(&pos.patterns(q, c))];
+                                sum += if c == me { v } else { -v };
+                            }
+                        }
+                    }
+                    let top = |c: Color| {
+                        (1..THREATS)
+                            .rev()
+                            .find(|&t| pos.rungs[c.index()][t] > 0)
+                            .unwrap_or(0)
+                    };
+                    sum += w.threat[top(me)][top(op)];
+                    assert_eq!(pos.evaluate(), sum, "{rule} {set} after {x},{y}");
+                    assert!(std::ptr::eq(pos.weights(), w));
+                }
+            }
+        }
+    }
+
     /// Taking back stones placed before the position was built (no saved area) rebuilds it.
     #[test]
     fn unmake_past_construction() {
