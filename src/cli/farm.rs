@@ -13,7 +13,7 @@ use bango::front::farm::slurm::{self, SlurmOptions};
 use bango::front::farm::status::{status, ShardState};
 use bango::front::farm::{Kind, RunSpec, Shard};
 use clap::Parser;
-use indicatif::{ProgressBar, ProgressStyle};
+use indicatif::ProgressBar;
 use std::path::{Path, PathBuf};
 use std::process::Command as Process;
 
@@ -363,24 +363,12 @@ pub fn merge(args: MergeArgs, config: &bango::engine::config::Config) -> u8 {
     }
 }
 
-fn bar(len: usize, what: &str) -> ProgressBar {
-    let bar = ProgressBar::new(len as u64);
-    bar.set_style(
-        ProgressStyle::with_template(&format!(
-            "{what} [{{bar:30}}] {{pos}}/{{len}} {{msg}} {{elapsed}}"
-        ))
-        .expect("a valid template")
-        .progress_chars("=> "),
-    );
-    bar
-}
-
 /// `farm local`: runs each round's shards as child processes (`farm shard`), `jobs` at once,
 /// merges after each round and stops once the run is finished.
 fn local(run: RunArgs, jobs: usize, config: &bango::engine::config::Config) -> Result<(), String> {
     let spec = prepare(&run, config)?;
     let exe = exe()?;
-    let progress = bar(spec.shards, "shards");
+    let progress = super::progress_bar(spec.shards, "shards");
     for round in 0..spec.rounds() {
         run_round(&exe, &run.out, &spec, round, jobs.max(1), &progress)?;
         let m = merge_run(&spec, &run.out, spec.round_shards(round).end, config)
@@ -564,7 +552,7 @@ fn status_command(run_dir: &Path) -> Result<(), String> {
         .iter()
         .filter(|s| matches!(s, ShardState::Running(_)))
         .count();
-    let progress = bar(spec.shards, "shards done");
+    let progress = super::progress_bar(spec.shards, "shards done");
     progress.set_position(done as u64);
     progress.abandon_with_message(format!(
         "{running} running, {} missing",

@@ -162,6 +162,20 @@ fn parse_rule(s: &str) -> Result<bango::game::rules::Rule, String> {
     Rule::from_name(s).ok_or_else(|| format!("unknown rule {s:?}"))
 }
 
+/// A progress bar on stderr (drawn only on a terminal) of `len` steps named `what`: the bar,
+/// the count, a message, the time so far and the estimated time left.
+fn progress_bar(len: usize, what: &str) -> indicatif::ProgressBar {
+    let bar = indicatif::ProgressBar::new(len as u64);
+    bar.set_style(
+        indicatif::ProgressStyle::with_template(&format!(
+            "{what} [{{bar:30}}] {{pos}}/{{len}} {{msg}} {{elapsed}} ETA {{eta}}"
+        ))
+        .expect("a valid template")
+        .progress_chars("=> "),
+    );
+    bar
+}
+
 /// The shared data folder: `BANGO_DATA`, else `../shared/data` beside the source tree.
 fn data_dir() -> PathBuf {
     match std::env::var_os("BANGO_DATA") {

@@ -4,7 +4,7 @@
 use super::usage_error;
 use bango::front::arena::{parse_openings, GameConfig, OpeningFormat, Openings};
 use bango::front::tune::{parse_specs, tune, ArenaObjective, Spsa, SpsaOptions, Step};
-use indicatif::{ProgressBar, ProgressStyle};
+use indicatif::ProgressBar;
 use std::path::PathBuf;
 
 /// Options of `tune`.
@@ -164,13 +164,8 @@ pub fn run(args: Args) -> u8 {
     let bar = if args.quiet {
         ProgressBar::hidden()
     } else {
-        ProgressBar::new(args.iterations as u64)
+        super::progress_bar(args.iterations, "tune")
     };
-    bar.set_style(
-        ProgressStyle::with_template("tune [{bar:30}] {pos}/{len} {elapsed} eta {eta}")
-            .expect("a valid template")
-            .progress_chars("=> "),
-    );
     let result = tune(
         &mut spsa,
         &mut |plus, minus| objective.evaluate(plus, minus),

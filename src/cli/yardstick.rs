@@ -6,7 +6,6 @@ use super::data_dir;
 use bango::front::arena::EngineSpec;
 use bango::front::teacher;
 use bango::front::yardstick::{self, CollectOptions, JudgeSpec, Share, Trial};
-use indicatif::{ProgressBar, ProgressStyle};
 use std::io::Write as _;
 use std::path::PathBuf;
 
@@ -149,18 +148,6 @@ fn judge_spec(a: &JudgeArgs) -> Result<JudgeSpec, String> {
     })
 }
 
-fn bar(len: usize, what: &str) -> ProgressBar {
-    let bar = ProgressBar::new(len as u64);
-    bar.set_style(
-        ProgressStyle::with_template(&format!(
-            "{what} [{{bar:30}}] {{pos}}/{{len}} {{elapsed}} ETA {{eta}}"
-        ))
-        .expect("a valid template")
-        .progress_chars("=> "),
-    );
-    bar
-}
-
 fn collect(a: CollectArgs) -> Result<(), String> {
     let judge = judge_spec(&a.judge)?;
     let mut games = Vec::new();
@@ -180,7 +167,7 @@ fn collect(a: CollectArgs) -> Result<(), String> {
         min_drop: a.min_drop,
         min_before: a.min_before,
     };
-    let progress = bar(games.len(), "games");
+    let progress = super::progress_bar(games.len(), "games");
     let found = yardstick::collect(
         &games,
         &judge,
@@ -260,7 +247,7 @@ fn score(a: ScoreArgs) -> Result<(), String> {
         })
         .collect();
     let positions: Vec<yardstick::Decisive> = chosen.iter().map(|(_, d)| d.clone()).collect();
-    let progress = bar(positions.len(), "positions");
+    let progress = super::progress_bar(positions.len(), "positions");
     let started = std::time::Instant::now();
     let trials = yardstick::score(
         &positions,
