@@ -18,6 +18,9 @@ pub enum Command {
     Score(ScoreArgs),
     /// Compare two score runs position by position (their `--out` files).
     Compare(CompareArgs),
+    /// Label positions by the judge (its move and evaluation), e.g. self-play positions of a
+    /// rule without a teacher file, for `train fit`.
+    Label(LabelArgs),
 }
 
 /// Options of `yardstick compare`.
@@ -77,6 +80,26 @@ pub struct CollectArgs {
     judge: JudgeArgs,
 }
 
+/// Options of `yardstick label`.
+#[derive(clap::Args, Debug)]
+pub struct LabelArgs {
+    /// Labelled position files (the teacher format, e.g. `train selfplay` output), all of one
+    /// rule and board size.
+    #[arg(required = true)]
+    files: Vec<PathBuf>,
+    /// The judge's turn a position, ms.
+    #[arg(long, value_name = "MS", default_value_t = 100)]
+    judge_ms: u64,
+    /// Every N-th position of the files only.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    stride: usize,
+    /// Where to write the labelled positions.
+    #[arg(long, value_name = "FILE")]
+    out: PathBuf,
+    #[command(flatten)]
+    judge: JudgeArgs,
+}
+
 /// Which positions `score` reads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum SplitArg {
@@ -127,6 +150,7 @@ pub fn run(command: Command) -> u8 {
         Command::Collect(a) => collect(a),
         Command::Score(a) => score(a),
         Command::Compare(a) => compare(a),
+        Command::Label(a) => label(a),
     };
     match result {
         Ok(()) => 0,
@@ -146,6 +170,60 @@ fn judge_spec(a: &JudgeArgs) -> Result<JudgeSpec, String> {
         scale: a.judge_scale,
         max_memory: a.judge_memory,
     })
+}
+
+/// `yardstick label`: the judge's move and evaluation for every chosen position.
+fn label(a: LabelArgs) -> Result<(), String> {
+    let judge = judge_spec(&a.judge)?;
+    let mut positions = Vec::new();
+    for f in &a.files {
+        let text = std::fs::read_to_string(f).map_err(|e| format!("{}: {e}", f.display()))?;
+        positions.extend(
+            teacher::parse_file(&text)
+                .map_err(|e| format!("{}: {e}", f.display()))?
+                .into_iter()
+                .step_by(a.stride.max(1)),
+        );
+    }
+    let started = std::time::Instant::now();
+    let progress = super::progress_bar(positions.len(), "positions");
+    let results = yardstick::label(&positions, &judge, a.judge_ms, a.judge.jobs, &|| {
+        progress.inc(1)
+    })?;
+    progress.finish_and_clear();
+    let mut text = format!(
+        "# positions of {} (every {}th), labelled by {} at {} ms a position (its score over {} \
+         is a logit), in the teacher scale; result: the game's, kept\n",
+        a.files
+            .iter()
+            .map(|f| f.display().to_string())
+            .collect::<Vec<_>>()
+            .join(", "),
+        a.stride.max(1),
+        judge.engine.cmd,
+        a.judge_ms,
+        judge.scale
+    );
+    let mut failed = 0;
+    for r in results {
+        match r {
+            Ok(p) => {
+                text.push_str(&p.to_line());
+                text.push('\n');
+            }
+            Err(e) => {
+                failed += 1;
+                eprintln!("yardstick label: {e}");
+            }
+        }
+    }
+    std::fs::write(&a.out, text).map_err(|e| format!("{}: {e}", a.out.display()))?;
+    eprintln!(
+        "yardstick label: {} positions in {:.0} s, {failed} failed",
+        positions.len(),
+        started.elapsed().as_secs_f64()
+    );
+    Ok(())
 }
 
 fn collect(a: CollectArgs) -> Result<(), String> {

@@ -598,6 +598,47 @@ pub fn collect(
     in_parallel(games, jobs, &start, &work, tick)
 }
 
+/// Each of `positions` labelled again by `judge` at `turn_ms` a position, `jobs` at once: it
+/// keeps its stones, line and game result and takes the judge's move and evaluation (in the
+/// label scale) as its `best` and `label`, so that a rule without a teacher file gets a strong
+/// engine's labels for its self-play positions (`yardstick label`). Every position must be of
+/// one board size and rule (the judge is started once per job); one result per position, in
+/// order.
+pub fn label(
+    positions: &[Labelled],
+    judge: &JudgeSpec,
+    turn_ms: u64,
+    jobs: usize,
+    tick: &(dyn Fn() + Sync),
+) -> Result<Vec<Result<Labelled, String>>, String> {
+    let Some(first) = positions.first() else {
+        return Ok(Vec::new());
+    };
+    let (size, rule) = (first.puzzle.size, first.puzzle.rule);
+    if let Some(p) = positions
+        .iter()
+        .find(|p| (p.puzzle.size, p.puzzle.rule) != (size, rule))
+    {
+        return Err(format!(
+            "line {}: a {} {}x{} position among {rule} {size}x{size} ones",
+            p.line, p.puzzle.rule, p.puzzle.size, p.puzzle.size
+        ));
+    }
+    let start = |_: &Labelled| judge.start(size, rule, turn_ms);
+    let work = |analyst: &mut Analyst, p: &Labelled| {
+        let board = p.board().map_err(|e| format!("line {}: {e}", p.line))?;
+        let v = judge
+            .judge(analyst, &board, rule)
+            .map_err(|e| format!("line {}: {e}", p.line))?;
+        Ok(Labelled {
+            best: v.best,
+            label: v.label,
+            ..p.clone()
+        })
+    };
+    Ok(in_parallel(positions, jobs, &start, &work, tick))
+}
+
 /// The player's move on each position and whether it holds (see the module docs): the player
 /// brain at its turn in ms (with the arena's memory), the judge at its turn, `jobs` positions
 /// at once; in order.

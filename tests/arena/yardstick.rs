@@ -150,3 +150,75 @@ fn a_match_without_losses_of_the_player_is_an_error() {
     assert!(String::from_utf8_lossy(&run.stderr).contains("winner lost no game"));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `yardstick label` gives each position the judge's move and evaluation and keeps its stones
+/// and game result; a file mixing rules is refused.
+#[test]
+fn label_takes_the_judges_move_and_evaluation() {
+    let dir = temp("label");
+    let input = dir.join("positions.txt");
+    std::fs::write(
+        &input,
+        "# two renju positions\n\
+         15 renju b 7,7,b 7,8,w 8,7,b 8,8,w 9,7,b 9,8,w 10,7,b 0,14,w | best 0,0 eval 0 depth 0 result 1\n\
+         15 renju w 7,7,b 8,8,w 6,8,b | best 0,0 eval 0 depth 0 result 0.5\n",
+    )
+    .unwrap();
+    let out = dir.join("labelled.txt");
+    let run = Command::new(bin())
+        .args(["yardstick", "label"])
+        .arg(&input)
+        .args(["--judge-ms", "200", "--out"])
+        .arg(&out)
+        .args(judge_args())
+        .output()
+        .unwrap();
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let text = std::fs::read_to_string(&out).unwrap();
+    let lines: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).collect();
+    assert_eq!(lines.len(), 2, "{text}");
+    // Black makes five at either end of its four.
+    assert!(
+        lines[0]
+            .starts_with("15 renju b 7,7,b 7,8,w 8,7,b 8,8,w 9,7,b 9,8,w 10,7,b 0,14,w | best ")
+            && (lines[0].contains("best 6,7 ") || lines[0].contains("best 11,7 "))
+            && lines[0].contains("eval mate+1 ")
+            && lines[0].ends_with("result 1"),
+        "{}",
+        lines[0]
+    );
+    // A quiet opening: a move of its own and a plain evaluation, the result kept.
+    assert!(
+        lines[1].starts_with("15 renju w 7,7,b 8,8,w 6,8,b | best ")
+            && !lines[1].contains("best 0,0 ")
+            && !lines[1].contains("mate")
+            && lines[1].ends_with("result 0.5"),
+        "{}",
+        lines[1]
+    );
+    std::fs::write(
+        &input,
+        "15 renju b 7,7,b 8,8,w | best 0,0 eval 0 depth 0\n\
+         15 freestyle b 7,7,b 8,8,w | best 0,0 eval 0 depth 0\n",
+    )
+    .unwrap();
+    let mixed = Command::new(bin())
+        .args(["yardstick", "label"])
+        .arg(&input)
+        .arg("--out")
+        .arg(&out)
+        .args(judge_args())
+        .output()
+        .unwrap();
+    assert!(!mixed.status.success());
+    assert!(
+        String::from_utf8_lossy(&mixed.stderr).contains("freestyle"),
+        "{}",
+        String::from_utf8_lossy(&mixed.stderr)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
