@@ -258,6 +258,18 @@ fn read_labelled(path: &Path) -> Result<Vec<Labelled>, String> {
     teacher::parse_file(&text)
 }
 
+/// The teacher file at `path` and each position's group by the opening file `openings` (see
+/// [`teacher::group_of`]).
+fn read_grouped(path: &Path, openings: &Path) -> Result<(Vec<Labelled>, Vec<usize>), String> {
+    let labelled = read_labelled(path)?;
+    let opening_list = teacher::read_openings(openings, 15)?;
+    let groups = labelled
+        .iter()
+        .map(|p| teacher::group_of(&p.puzzle, &opening_list))
+        .collect();
+    Ok((labelled, groups))
+}
+
 fn run_command(command: Command, config: &Config) -> Result<(), String> {
     match command {
         Command::Classic { out } => write(
@@ -317,12 +329,7 @@ fn score(a: ScoreArgs) -> Result<(), String> {
         let openings = a
             .openings
             .unwrap_or_else(|| data_dir().join("openings-freestyle-15.txt"));
-        let labelled = read_labelled(&path)?;
-        let opening_list = teacher::read_openings(&openings, 15)?;
-        let groups: Vec<usize> = labelled
-            .iter()
-            .map(|p| teacher::group_of(&p.puzzle, &opening_list))
-            .collect();
+        let (labelled, groups) = read_grouped(&path, &openings)?;
         (labelled, groups, false)
     } else {
         let mut played = Vec::new();
@@ -407,13 +414,7 @@ fn fit(args: FitArgs) -> Result<(), String> {
     // The teacher file labels freestyle positions: under another rule its values are not the
     // rule's, so that rule's fit reads its self-play alone.
     let (mut labelled, mut groups) = if rule == Rule::Freestyle {
-        let labelled = read_labelled(&teacher_path)?;
-        let opening_list = teacher::read_openings(&openings, 15)?;
-        let groups: Vec<usize> = labelled
-            .iter()
-            .map(|p| teacher::group_of(&p.puzzle, &opening_list))
-            .collect();
-        (labelled, groups)
+        read_grouped(&teacher_path, &openings)?
     } else if teacher_given {
         return Err(format!(
             "the teacher file is freestyle; a {rule} fit reads self-play files only"
