@@ -34,30 +34,43 @@ fn decaying_step_size_ends_lower_than_a_constant_one() {
     assert!(decayed < constant - 0.01, "{constant} -> {decayed}");
 }
 
-/// Self-play under renju plays renju: every labelled position is recorded under the rule and
-/// its stones replay as legal renju moves (black never on a forbidden point), with the side
-/// to move the one after them; a game's result is the same for every position of it.
-#[test]
-fn selfplay_under_renju_records_legal_renju_positions() {
+/// The labelled positions, with their game numbers, of `games` renju self-play games at
+/// `(move, label)` nodes, `per_game` positions a game, from `seed`.
+fn renju_selfplay(
+    games: usize,
+    (move_nodes, label_nodes): (u64, u64),
+    per_game: usize,
+    seed: u64,
+) -> Vec<(usize, Labelled)> {
     use bango::engine::config::Config;
     use bango::front::train::{selfplay_games, SelfplayConfig};
-    use bango::game::board::{Board, Color};
-    use bango::game::rules::{self, MoveOutcome, Rule};
+    use bango::game::rules::Rule;
     let cfg = SelfplayConfig {
-        games: 6,
-        move_nodes: 400,
-        label_nodes: 1000,
-        per_game: 3,
-        seed: 7,
+        games,
+        move_nodes,
+        label_nodes,
+        per_game,
+        seed,
         opening_stones: 3,
         opening_radius: 3,
         scale: 900.0,
         rule: Rule::Renju,
     };
-    let mut lines = Vec::new();
-    selfplay_games(&cfg, &Config::default(), 0..cfg.games, &mut |game, p| {
-        lines.push((game, p))
+    let mut out = Vec::new();
+    selfplay_games(&cfg, &Config::default(), 0..games, &mut |game, p| {
+        out.push((game, p))
     });
+    out
+}
+
+/// Self-play under renju plays renju: every labelled position is recorded under the rule and
+/// its stones replay as legal renju moves (black never on a forbidden point), with the side
+/// to move the one after them; a game's result is the same for every position of it.
+#[test]
+fn selfplay_under_renju_records_legal_renju_positions() {
+    use bango::game::board::{Board, Color};
+    use bango::game::rules::{self, MoveOutcome, Rule};
+    let lines = renju_selfplay(6, (400, 1000), 3, 7);
     assert!(lines.len() >= 6, "{} positions", lines.len());
     for (game, p) in &lines {
         assert_eq!(p.puzzle.rule, Rule::Renju, "{}", p.to_line());
@@ -86,24 +99,11 @@ fn selfplay_under_renju_records_legal_renju_positions() {
 /// self-play games, by their opening stones, for its validation figures, and is deterministic.
 #[test]
 fn a_fit_without_teacher_holds_out_selfplay_games() {
-    use bango::engine::config::Config;
-    use bango::front::train::{fit_weights, selfplay_games, FitOptions, PolicyFit, SelfplayConfig};
-    use bango::game::rules::Rule;
-    let cfg = SelfplayConfig {
-        games: 30,
-        move_nodes: 300,
-        label_nodes: 600,
-        per_game: 2,
-        seed: 11,
-        opening_stones: 3,
-        opening_radius: 3,
-        scale: 900.0,
-        rule: Rule::Renju,
-    };
-    let mut played = Vec::new();
-    selfplay_games(&cfg, &Config::default(), 0..cfg.games, &mut |_, p| {
-        played.push(p)
-    });
+    use bango::front::train::{fit_weights, FitOptions, PolicyFit};
+    let played: Vec<Labelled> = renju_selfplay(30, (300, 600), 2, 11)
+        .into_iter()
+        .map(|(_, p)| p)
+        .collect();
     let held_out = |p: &Labelled| teacher::is_held_out_group(teacher::group_of(&p.puzzle, &[]));
     let n_held = played.iter().filter(|p| held_out(p)).count();
     assert!(
