@@ -28,7 +28,7 @@
 //! plus the tempo bonus and the term of the two sides' highest threat rungs; what a cell is
 //! worth is [`crate::evaluation::eval`]'s business, the values [`crate::evaluation::weights`]'.
 
-use crate::evaluation::eval::{combination_table, CellInfo, DIGIT};
+use crate::evaluation::eval::{combination_table, CellInfo, CombinationTable, DIGIT};
 use crate::evaluation::weights::{WeightSet, Weights};
 use crate::game::board::{BitBoard, Board, Color, Pos, CELLS};
 use crate::game::pattern::{
@@ -68,7 +68,7 @@ pub struct Position {
     board: Board,
     rule: Rule,
     table: PairTable,
-    combos: [&'static [CellInfo]; 2],
+    combos: [CombinationTable; 2],
     keys: Box<[[LineKey; 4]]>,
     /// Per empty cell and direction, both colours' patterns.
     pairs: Box<[[PatternPair; 4]]>,
@@ -409,7 +409,7 @@ impl Position {
             if old[c] != new[c] {
                 let code = &mut self.codes[qi][c];
                 *code = (*code as i32 + (new[c] - old[c]) * DIGIT[d]) as u16;
-                let info = self.combos[c][*code as usize];
+                let info = self.combos[c].get(*code as usize);
                 self.set_info_at(qi, c, info);
             }
         }
@@ -428,7 +428,7 @@ impl Position {
         }
         for (c, &code) in codes.iter().enumerate() {
             self.codes[qi][c] = code as u16;
-            let info = self.combos[c][code as usize];
+            let info = self.combos[c].get(code as usize);
             self.set_info_at(qi, c, info);
         }
     }

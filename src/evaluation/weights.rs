@@ -20,8 +20,8 @@
 //!
 //! # Combinations
 //! A cell's four patterns (one per direction, [`Pattern`]) without their order: the direction of
-//! a line does not change what it is worth, so the 11^4 ordered codes fold into
-//! [`COMBOS`] = C(14, 4) = 1001 multisets. [`canonical`] maps four patterns to their index.
+//! a line does not change what it is worth, so the 14^4 ordered codes fold into
+//! [`COMBOS`] = C(17, 4) = 2380 multisets. [`canonical`] maps four patterns to their index.
 //!
 //! # Values (per combination, for the colour that owns the cell's patterns)
 //! - `mover`: what the cell is worth to the side to move;
@@ -46,12 +46,12 @@
 //! combination must appear exactly once.
 
 use crate::game::board::{Board, Color, Pos};
-use crate::game::pattern::{Pattern, THREATS};
+use crate::game::pattern::{Pattern, PATTERNS, THREATS};
 use crate::game::rules::Rule;
 use std::sync::OnceLock;
 
-/// Number of pattern combinations (multisets of four of the eleven patterns).
-pub const COMBOS: usize = 1001;
+/// Number of pattern combinations (multisets of four of the fourteen patterns).
+pub const COMBOS: usize = 2380;
 
 /// One embedded weights file (see the module docs).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -205,7 +205,7 @@ fn combos() -> &'static [[Pattern; 4]] {
     static LIST: OnceLock<Vec<[Pattern; 4]>> = OnceLock::new();
     LIST.get_or_init(|| {
         let mut out = Vec::with_capacity(COMBOS);
-        for a in 0..11 {
+        for a in 0..PATTERNS {
             for b in 0..=a {
                 for c in 0..=b {
                     for d in 0..=c {
@@ -243,8 +243,11 @@ fn pattern_name(p: Pattern) -> &'static str {
         Pattern::F1 => "F1",
         Pattern::B2 => "B2",
         Pattern::F2 => "F2",
+        Pattern::F2A => "F2A",
+        Pattern::F2B => "F2B",
         Pattern::B3 => "B3",
         Pattern::F3 => "F3",
+        Pattern::F3S => "F3S",
         Pattern::B4 => "B4",
         Pattern::F4 => "F4",
         Pattern::F5 => "F5",

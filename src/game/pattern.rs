@@ -21,7 +21,15 @@
 //!   `B4` (four): exactly one does. Split fours (`oo.oo`, `ooo.o`) are fours.
 //! - `F3` (open three): some further move makes `F4`; `B3` (closed three): some makes `B4`.
 //!   So `.oo.o.` is open, and `x.ooo.x` is closed (either extension leaves one five point).
-//! - `F2`/`B2`: some further move makes `F3`/`B3`; `F1`/`B1` likewise from `F2`/`B2`.
+//!   An open three with two or more moves to an open four (`..ooo..`) is the stronger `F3S`.
+//! - `F2`/`B2`: some further move makes an open three (`F3` or `F3S`) / `B3`. Open twos split
+//!   by how many moves make an open three: `F2` at most two, `F2A` three, `F2B` four or more
+//!   (`..oo..` in open space has four: both ends and both gaps beyond them).
+//! - `F1`/`B1`: some further move makes an open two (any of the three) / `B2`.
+//!
+//! The split classes (`F2A`, `F2B`, `F3S`) are finer distinctions for the evaluation only: the
+//! threat ladder ([`combine`]) reads `F3S` as an open three like `F3`, and nothing else looks
+//! below the threes.
 //!
 //! Tables are filled lazily (an entry is computed the first time it is asked for, memoised in
 //! an atomic byte so that search threads may share them).
@@ -90,12 +98,18 @@ pub enum Pattern {
     F1,
     /// A closed two.
     B2,
-    /// An open two.
+    /// An open two with at most two moves to an open three.
     F2,
+    /// An open two with three moves to an open three.
+    F2A,
+    /// An open two with four or more moves to an open three.
+    F2B,
     /// A closed three.
     B3,
-    /// An open three.
+    /// An open three with one move to an open four.
     F3,
+    /// An open three with two or more moves to an open four.
+    F3S,
     /// A four (one five point).
     B4,
     /// An open four (two or more five points).
@@ -105,26 +119,42 @@ pub enum Pattern {
 }
 
 impl Pattern {
-    /// Every pattern, weakest first.
-    pub const ALL: [Pattern; 11] = [
+    /// Every pattern, weakest first (index = `Pattern as usize`).
+    pub const ALL: [Pattern; PATTERNS] = [
         Pattern::Dead,
         Pattern::Overline,
         Pattern::B1,
         Pattern::F1,
         Pattern::B2,
         Pattern::F2,
+        Pattern::F2A,
+        Pattern::F2B,
         Pattern::B3,
         Pattern::F3,
+        Pattern::F3S,
         Pattern::B4,
         Pattern::F4,
         Pattern::F5,
     ];
+
+    /// The pattern with the split classes merged into their parents (`F2A`, `F2B` into `F2`,
+    /// `F3S` into `F3`): the eleven classes the evaluation had before the split.
+    pub fn coarse(self) -> Pattern {
+        match self {
+            Pattern::F2A | Pattern::F2B => Pattern::F2,
+            Pattern::F3S => Pattern::F3,
+            p => p,
+        }
+    }
 
     #[inline]
     fn from_u8(v: u8) -> Pattern {
         Pattern::ALL[v as usize]
     }
 }
+
+/// Number of [`Pattern`]s.
+pub const PATTERNS: usize = 14;
 
 /// What counts as a five for one colour under one rule.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -218,6 +248,9 @@ fn compute(table: &[AtomicU8], kind: FiveKind, key: LineKey) -> Pattern {
         Run::Overline => Pattern::Overline,
         Run::Short => {
             let mut fives = 0;
+            // Moves to an open four (they make this an open three) and to an open three (an
+            // open two): their counts split those classes.
+            let (mut open_fours, mut open_threes) = (0, 0);
             let mut best = Pattern::Dead;
             for (i, &cell) in line.iter().enumerate().take(10).skip(1) {
                 if i == 5 || cell != EMPTY {
@@ -229,19 +262,28 @@ fn compute(table: &[AtomicU8], kind: FiveKind, key: LineKey) -> Pattern {
                         fives += 1;
                         continue;
                     }
-                    Pattern::F4 => Pattern::F3,
+                    Pattern::F4 => {
+                        open_fours += 1;
+                        Pattern::F3
+                    }
                     Pattern::B4 => Pattern::B3,
-                    Pattern::F3 => Pattern::F2,
+                    Pattern::F3 | Pattern::F3S => {
+                        open_threes += 1;
+                        Pattern::F2
+                    }
                     Pattern::B3 => Pattern::B2,
-                    Pattern::F2 => Pattern::F1,
+                    Pattern::F2 | Pattern::F2A | Pattern::F2B => Pattern::F1,
                     Pattern::B2 => Pattern::B1,
                     _ => Pattern::Dead,
                 };
                 best = best.max(next);
             }
-            match fives {
-                0 => best,
-                1 => Pattern::B4,
+            match (fives, best) {
+                (0, Pattern::F3) if open_fours >= 2 => Pattern::F3S,
+                (0, Pattern::F2) if open_threes >= 4 => Pattern::F2B,
+                (0, Pattern::F2) if open_threes == 3 => Pattern::F2A,
+                (0, _) => best,
+                (1, _) => Pattern::B4,
                 _ => Pattern::F4,
             }
         }
@@ -519,7 +561,7 @@ pub fn combine(pats: &[Pattern; 4], renju_black: bool) -> (Threat, bool) {
                 fours += 1;
             }
             Pattern::B4 => fours += 1,
-            Pattern::F3 => threes += 1,
+            Pattern::F3 | Pattern::F3S => threes += 1,
             Pattern::Overline => overlines += 1,
             _ => {}
         }
@@ -588,15 +630,55 @@ mod tests {
 
     #[test]
     fn threes_need_room_to_grow() {
-        assert_eq!(pattern_of("...o*o...", AtLeast), F3);
+        assert_eq!(pattern_of("...o*o...", AtLeast), F3S); // ..ooo.. both ends open fours
+        assert_eq!(pattern_of("x.o*o..", AtLeast), F3); // only the right end
         assert_eq!(pattern_of("..o.*o...", AtLeast), F3); // .o.oo. split three
         assert_eq!(pattern_of("x.o*o.x", AtLeast), B3); // x.ooo.x is not open
         assert_eq!(pattern_of("xoo*...", AtLeast), B3);
         assert_eq!(pattern_of("|o*o..x", AtLeast), B3);
-        assert_eq!(pattern_of("....*o....", AtLeast), F2);
+        assert_eq!(pattern_of("....*o....", AtLeast), F2B);
         assert_eq!(pattern_of("...x*o....", AtLeast), B2);
         assert_eq!(pattern_of(".....*.....", AtLeast), F1);
         assert_eq!(pattern_of("x...*x", AtLeast), Dead);
+    }
+
+    /// Open twos split by their moves to an open three (ends and the gaps beyond them), open
+    /// threes by their moves to an open four; the split classes take their parents' places in
+    /// the ladder.
+    #[test]
+    fn twos_and_threes_split_by_their_ways_up() {
+        // ..oo.. in open space: four moves make an open three (.ooo. either side, o.oo, oo.o).
+        assert_eq!(pattern_of("....*o....", AtLeast), F2B);
+        // One wall three cells off the left stone: the far-left split three .o.oo is no longer
+        // open ([o.oo. against the wall), three ways remain.
+        assert_eq!(pattern_of("x..*o....", AtLeast), F2A);
+        // x.oo...: only .ooo. to the right and oo.o. remain.
+        assert_eq!(pattern_of("x.*o....", AtLeast), F2);
+        // A split two .o.o. has three: the gap and both outside extensions.
+        assert_eq!(pattern_of("....*.o....", AtLeast), F2A);
+        // Threes: ..ooo.. two open-four points, .oo.o. one (the gap), x.ooo.. one.
+        assert_eq!(pattern_of("...oo*....", AtLeast), F3S);
+        assert_eq!(pattern_of("..oo.*...", AtLeast), F3);
+        // Exactly five: an end whose four would need a six is no open-four point.
+        assert_eq!(pattern_of("o..oo*...", AtLeast), F3S);
+        assert_eq!(pattern_of("o..oo*...", Exactly), F3);
+        for p in Pattern::ALL {
+            let c = p.coarse();
+            assert!(![F2A, F2B, F3S].contains(&c), "{p:?}");
+            assert_eq!(c == p, ![F2A, F2B, F3S].contains(&p));
+        }
+        assert_eq!(
+            combine(&[F3S, F3, Dead, Dead], false),
+            (Threat::DoubleThree, false)
+        );
+        assert_eq!(
+            combine(&[F3S, Dead, Dead, Dead], true),
+            (Threat::Three, false)
+        );
+        assert_eq!(
+            combine(&[B4, F3S, Dead, Dead], false),
+            (Threat::FourThree, false)
+        );
     }
 
     /// The paired table agrees with the per-kind lookups for every rule, colour and key that

@@ -7,7 +7,7 @@ use crate::evaluation::position::Position;
 use crate::evaluation::weights::{self, Weights, COMBOS};
 use crate::front::teacher::Labelled;
 use crate::game::board::{Board, Pos};
-use crate::game::pattern::{combine, Threat, THREATS};
+use crate::game::pattern::{combine, Threat, PATTERNS, THREATS};
 use crate::game::rules::Rule;
 
 /// Policy weights are written in these units per logit.
@@ -18,8 +18,10 @@ pub const POLICY_UNITS: f64 = 256.0;
 /// bonus; the move order used the same values for taking and denying a cell. It is the fit's
 /// starting point, and with it the brain plays exactly as before the evaluation was fitted.
 pub mod classic {
-    /// Value of one directional pattern (index: [`crate::game::pattern::Pattern`]).
-    pub const PATTERN_VALUE: [i32; 11] = [0, 0, 2, 5, 10, 30, 35, 110, 140, 800, 3000];
+    /// Value of one directional pattern (index: [`crate::game::pattern::Pattern`]; the split
+    /// classes `F2A`, `F2B`, `F3S` are valued as their parents, as they were before the split).
+    pub const PATTERN_VALUE: [i32; crate::game::pattern::PATTERNS] =
+        [0, 0, 2, 5, 10, 30, 30, 30, 35, 110, 110, 140, 800, 3000];
     /// The side to move's bonus.
     pub const TEMPO: i32 = 700;
     /// Bonus for the combined rung (index: [`crate::game::pattern::Threat`]).
@@ -54,7 +56,7 @@ pub fn classic_weights() -> Weights {
 }
 
 /// The hand-set evaluation's additive parts in logits: per pattern, per rung, tempo.
-pub fn classic_additive() -> ([f64; 11], [f64; THREATS], f64) {
+pub fn classic_additive() -> ([f64; PATTERNS], [f64; THREATS], f64) {
     let s = classic::SCALE as f64;
     (
         classic::PATTERN_VALUE.map(|v| v as f64 / s),

@@ -5,7 +5,7 @@
 use super::features::*;
 use crate::evaluation::weights::{self, Weights, COMBOS};
 use crate::front::teacher::{self, sigmoid, Labelled};
-use crate::game::pattern::{combine, THREATS};
+use crate::game::pattern::{combine, PATTERNS, THREATS};
 
 /// Per combination: its four patterns and its threat rung (the additive part's features).
 struct ComboShape {
@@ -27,15 +27,15 @@ impl ComboShape {
 }
 
 /// Parameters of one structured table: per pattern, per threat rung, per combination.
-const TABLE_PARAMS: usize = 11 + THREATS + COMBOS;
+const TABLE_PARAMS: usize = PATTERNS + THREATS + COMBOS;
 
 /// The values of the table stored at `p[0..TABLE_PARAMS]`.
 fn expand(p: &[f64], shape: &ComboShape) -> Vec<f64> {
     (0..COMBOS)
         .map(|k| {
             shape.pats[k].iter().map(|&i| p[i]).sum::<f64>()
-                + p[11 + shape.threat[k]]
-                + p[11 + THREATS + k]
+                + p[PATTERNS + shape.threat[k]]
+                + p[PATTERNS + THREATS + k]
         })
         .collect()
 }
@@ -46,8 +46,8 @@ fn reduce(gv: &[f64], shape: &ComboShape, g: &mut [f64]) {
         for &i in &shape.pats[k] {
             g[i] += gv[k];
         }
-        g[11 + shape.threat[k]] += gv[k];
-        g[11 + THREATS + k] += gv[k];
+        g[PATTERNS + shape.threat[k]] += gv[k];
+        g[PATTERNS + THREATS + k] += gv[k];
     }
 }
 
@@ -55,7 +55,7 @@ fn reduce(gv: &[f64], shape: &ComboShape, g: &mut [f64]) {
 fn penalty(p: &[f64], g: &mut [f64], base: f64, resid: f64) -> f64 {
     let mut loss = 0.0;
     for i in 0..TABLE_PARAMS {
-        let l = if i < 11 + THREATS { base } else { resid };
+        let l = if i < PATTERNS + THREATS { base } else { resid };
         loss += l * p[i] * p[i];
         g[i] += 2.0 * l * p[i];
     }
@@ -63,10 +63,10 @@ fn penalty(p: &[f64], g: &mut [f64], base: f64, resid: f64) -> f64 {
 }
 
 /// A table's start: the additive part from per-pattern and per-rung values (logits).
-fn start_table(pattern: &[f64; 11], rung: &[f64; THREATS]) -> Vec<f64> {
+fn start_table(pattern: &[f64; PATTERNS], rung: &[f64; THREATS]) -> Vec<f64> {
     let mut p = vec![0.0; TABLE_PARAMS];
-    p[..11].copy_from_slice(pattern);
-    p[11..11 + THREATS].copy_from_slice(rung);
+    p[..PATTERNS].copy_from_slice(pattern);
+    p[PATTERNS..PATTERNS + THREATS].copy_from_slice(rung);
     p
 }
 
@@ -251,7 +251,7 @@ impl Model {
 /// tables begin as `pattern` per direction plus `rung` per threat rung (logits), residuals 0.
 pub fn fit_eval(
     train: &[Sample],
-    pattern: &[f64; 11],
+    pattern: &[f64; PATTERNS],
     rung: &[f64; THREATS],
     tempo: f64,
     cfg: &FitConfig,

@@ -55,7 +55,7 @@ mod tests {
     use crate::evaluation::weights::{self, Weights};
     use crate::front::teacher::{self, Labelled};
     use crate::game::notation::Puzzle;
-    use crate::game::pattern::{Pattern, THREATS};
+    use crate::game::pattern::{Pattern, PATTERNS, THREATS};
     use crate::game::rules::Rule;
 
     #[test]
@@ -122,7 +122,7 @@ mod tests {
             steps: 200,
             ..FitConfig::default()
         };
-        let m = fit_eval(&s, &[0.0; 11], &[0.0; THREATS], 0.0, &cfg, &|_| {});
+        let m = fit_eval(&s, &[0.0; PATTERNS], &[0.0; THREATS], 0.0, &cfg, &|_| {});
         let before = score(&zero, &s).quiet_loss;
         let after = score(&m, &s).quiet_loss;
         assert!(after < before - 0.01, "{before} -> {after}");
