@@ -221,6 +221,12 @@ pub struct FitArgs {
     /// Fit the policy to the self-play files' moves too (default: the teacher's only).
     #[arg(long)]
     policy_selfplay: bool,
+    /// Fit a term per pair of rung masks beside the top-rung term (`mask` lines).
+    #[arg(long)]
+    threat_mask: bool,
+    /// L2 on the rung-mask terms.
+    #[arg(long, default_value_t = FitConfig::default().mask_l2, requires = "threat_mask")]
+    mask_l2: f64,
 }
 
 /// Runs `command`; returns the exit code.
@@ -385,6 +391,8 @@ fn fit(args: FitArgs) -> Result<(), String> {
         policy_l2,
         classic_policy,
         policy_selfplay,
+        threat_mask,
+        mask_l2,
     } = args;
     let teacher_given = teacher_path.is_some();
     let teacher_path = teacher_path.unwrap_or_else(|| data_dir().join("positions-teacher-15.txt"));
@@ -401,6 +409,8 @@ fn fit(args: FitArgs) -> Result<(), String> {
             final_lr,
             eval_resid_l2: eval_l2,
             policy_resid_l2: policy_l2,
+            threat_mask,
+            mask_l2,
             ..FitConfig::default()
         },
         policy: if classic_policy {
@@ -449,7 +459,7 @@ fn fit(args: FitArgs) -> Result<(), String> {
     let outcome = train::fit_weights(&labelled, &groups, &played, &opts, &log);
     eprintln!("{}\n{}", outcome.before, outcome.after);
     let header = format!(
-        "bango evaluation and policy weights, {rule}, fitted by\n  pbrain-bango train fit --out {}{} --scale {scale} --mate-weight {mate_weight} --result-share {result_share} --selfplay-weight {selfplay_weight} --steps {steps} --final-lr {final_lr} --eval-l2 {eval_l2} --policy-l2 {policy_l2}{}{}\nto {} and {} self-play positions.\n{}\n{}",
+        "bango evaluation and policy weights, {rule}, fitted by\n  pbrain-bango train fit --out {}{} --scale {scale} --mate-weight {mate_weight} --result-share {result_share} --selfplay-weight {selfplay_weight} --steps {steps} --final-lr {final_lr} --eval-l2 {eval_l2} --policy-l2 {policy_l2}{}{}{}\nto {} and {} self-play positions.\n{}\n{}",
         out.display(),
         match rule {
             Rule::Freestyle => String::new(),
@@ -459,6 +469,11 @@ fn fit(args: FitArgs) -> Result<(), String> {
             PolicyFit::Classic => " --classic-policy",
             PolicyFit::WithSelfplay => " --policy-selfplay",
             PolicyFit::Teacher => "",
+        },
+        if threat_mask {
+            format!(" --threat-mask --mask-l2 {mask_l2}")
+        } else {
+            String::new()
         },
         selfplay
             .iter()

@@ -29,7 +29,7 @@
 //! worth is [`crate::evaluation::eval`]'s business, the values [`crate::evaluation::weights`]'.
 
 use crate::evaluation::eval::{combination_table, CellInfo, CombinationTable, DIGIT};
-use crate::evaluation::weights::{WeightSet, Weights};
+use crate::evaluation::weights::{mask_index, rung_mask, top_rung, WeightSet, Weights};
 use crate::game::board::{BitBoard, Board, Color, Pos, CELLS};
 use crate::game::pattern::{
     slot_shift, LineKey, PairTable, Pattern, PatternPair, Threat, ALL_WALL, HALF, THREATS, WALL,
@@ -239,21 +239,17 @@ impl Position {
     #[inline]
     pub fn evaluate(&self) -> i32 {
         let me = self.side_to_move().index();
+        let w = self.weights[me];
+        let (mine, theirs) = (rung_mask(&self.rungs[me]), rung_mask(&self.rungs[1 - me]));
         self.total[me][0] - self.total[1 - me][1]
-            + self.weights[me].tempo
-            + self.weights[me].threat[self.top_rung(me)][self.top_rung(1 - me)]
+            + w.tempo
+            + w.threat[top_rung(mine)][top_rung(theirs)]
+            + w.mask[mask_index(mine, theirs)]
     }
 
     /// The evaluation recomputed from the board alone (the oracle of [`Position::evaluate`]).
     pub fn evaluate_full(&self) -> i32 {
         Position::with_weights(&self.board, self.rule, self.set).evaluate()
-    }
-
-    /// The highest rung colour index `c` reaches at some empty cell (0 for none).
-    #[inline]
-    fn top_rung(&self, c: usize) -> usize {
-        let r = &self.rungs[c];
-        (1..THREATS).rev().find(|&t| r[t] > 0).unwrap_or(0)
     }
 
     /// The weights the evaluation and the move policy read with the side to move to move.
@@ -526,7 +522,7 @@ mod tests {
 
     /// The evaluation reads one file, the side to move's ([`WeightSet::file`]): its `mover`
     /// values for the side to move's cells, its `waiter` values for the other side's, its
-    /// tempo and threat terms. Checked against a sum straight from the files, under every rule
+    /// tempo, threat and rung-mask terms. Checked against a sum straight from the files, under every rule
     /// and set (`eval`'s tests tell a cell's two files apart, which no embedded set does yet).
     #[test]
     fn evaluation_reads_the_side_to_moves_file() {
@@ -565,6 +561,18 @@ mod tests {
                             .unwrap_or(0)
                     };
                     sum += w.threat[top(me)][top(op)];
+                    // The rung masks from the cells' own rungs, not from the kept counts.
+                    let mask = |c: Color| {
+                        pos.board
+                            .empty_cells()
+                            .fold(0, |m, q| match pos.info(q, c).threat {
+                                Threat::None => m,
+                                t => m | 1 << (t as usize - 1),
+                            })
+                    };
+                    assert_eq!(rung_mask(&pos.rungs[me.index()]), mask(me));
+                    assert_eq!(top_rung(mask(op)), top(op));
+                    sum += w.mask[mask_index(mask(me), mask(op))];
                     assert_eq!(pos.evaluate(), sum, "{rule} {set} after {x},{y}");
                     assert!(std::ptr::eq(pos.weights(), w));
                 }

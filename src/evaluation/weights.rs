@@ -33,14 +33,16 @@
 //!   the threat ladder.
 //!
 //! The evaluation of a position is `sum(mover of the side to move's cells) - sum(waiter of the
-//! other side's cells) + tempo + threat[top rung of the side to move][top rung of the other]`,
+//! other side's cells) + tempo + threat[top rung of the side to move][top rung of the other]
+//! + mask[rung mask of the side to move][rung mask of the other]`,
 //! in search units; `scale` is how many units make one logit of
 //! win probability (`p = 1/(1+exp(-eval/scale))`).
 //!
 //! # File format
 //! `#` comments, then `scale S`, `tempo T`, optional `threat A B V` lines (the evaluation term
 //! when the side to move's highest threat rung is `A` and the other side's `B`, 0 when
-//! absent), optional `near D LAST OWN` lines (policy terms by
+//! absent), optional `mask A B V` lines (the term when the side to move's [`rung_mask`] is `A`
+//! and the other side's `B`, added to the threat term; 0 when absent), optional `near D LAST OWN` lines (policy terms by
 //! distance `D` to the last two stones, 0 when absent), and one line per combination: four
 //! pattern names (any order) and the four integers `mover waiter attack defence`. Every
 //! combination must appear exactly once.
@@ -162,6 +164,11 @@ pub struct Weights {
     /// index [`crate::game::pattern::Threat`]): what the sums of cell values cannot see, such as an
     /// open three that meets no four.
     pub threat: Vec<[i32; THREATS]>,
+    /// A term by every rung either side reaches, not only the highest (index
+    /// [`mask_index`] of the two sides' [`rung_mask`]s; 0 for most): what the top rungs cannot
+    /// tell apart, such as a four beside a double three, or a three the opponent must meet while
+    /// it also has a four.
+    pub mask: Vec<i32>,
     /// Value of a cell to the side to move, by combination index.
     pub mover: Vec<i32>,
     /// Value of a cell to the side that moved last.
@@ -173,6 +180,30 @@ pub struct Weights {
     /// Policy: a term per distance bucket ([`near_bucket`]) from the cell to the opponent's
     /// last stone (`[0]`) and to the mover's own last stone (`[1]`).
     pub near: Vec<[i32; 2]>,
+}
+
+/// Bits of a [`rung_mask`]: one per threat rung above [`crate::game::pattern::Threat::None`].
+pub const MASK_BITS: usize = THREATS - 1;
+/// Entries of [`Weights::mask`]: a rung mask for each side.
+pub const MASKS: usize = 1 << (2 * MASK_BITS);
+
+/// The rung mask of a colour: bit `t - 1` set when some empty cell reaches rung `t`
+/// ([`crate::game::pattern::Threat`] as a number), from the count of cells at each rung.
+#[inline]
+pub fn rung_mask(counts: &[u16; THREATS]) -> usize {
+    (1..THREATS).fold(0, |m, t| m | ((counts[t] > 0) as usize) << (t - 1))
+}
+
+/// The highest rung of a [`rung_mask`] (0 for none).
+#[inline]
+pub fn top_rung(mask: usize) -> usize {
+    (usize::BITS - mask.leading_zeros()) as usize
+}
+
+/// The index in [`Weights::mask`] of the side to move's rung mask and the other side's.
+#[inline]
+pub fn mask_index(mover: usize, waiter: usize) -> usize {
+    mover << MASK_BITS | waiter
 }
 
 /// Distance buckets of the policy's proximity terms.
@@ -265,6 +296,7 @@ impl Weights {
             scale: 1,
             tempo: 0,
             threat: vec![[0; THREATS]; THREATS],
+            mask: vec![0; MASKS],
             mover: vec![0; COMBOS],
             waiter: vec![0; COMBOS],
             attack: vec![0; COMBOS],
@@ -299,6 +331,15 @@ impl Weights {
                             .ok_or_else(|| err(&format!("bad rung {x:?}")))
                     };
                     w.threat[rung(a)?][rung(b)?] = int(v)?;
+                }
+                ["mask", a, b, v] => {
+                    let mask = |x: &str| {
+                        x.parse::<usize>()
+                            .ok()
+                            .filter(|&m| m < 1 << MASK_BITS)
+                            .ok_or_else(|| err(&format!("bad rung mask {x:?}")))
+                    };
+                    w.mask[mask_index(mask(a)?, mask(b)?)] = int(v)?;
                 }
                 ["near", d, last, own] => {
                     let d: usize = d
@@ -353,6 +394,15 @@ impl Weights {
                 if *v != 0 {
                     s.push_str(&format!("threat {a} {b} {v}\n"));
                 }
+            }
+        }
+        if self.mask.iter().any(|&v| v != 0) {
+            s.push_str("# rung masks of the side to move, of the other side: evaluation term\n");
+        }
+        for (i, v) in self.mask.iter().enumerate() {
+            if *v != 0 {
+                let (a, b) = (i >> MASK_BITS, i & ((1 << MASK_BITS) - 1));
+                s.push_str(&format!("mask {a} {b} {v}\n"));
             }
         }
         s.push_str(
@@ -438,6 +488,30 @@ mod tests {
                 WeightFile::Freestyle
             );
         }
+    }
+
+    /// A rung mask has a bit per rung present, its top is the highest, and the index keeps the
+    /// two sides apart; `mask` lines parse into that index and are written back.
+    #[test]
+    fn rung_masks_index_the_mask_term() {
+        let mut counts = [0u16; THREATS];
+        assert_eq!((rung_mask(&counts), top_rung(rung_mask(&counts))), (0, 0));
+        counts[0] = 9; // cells with no threat are not a rung
+        counts[1] = 2; // threes
+        counts[3] = 1; // a four
+        assert_eq!(rung_mask(&counts), 0b101);
+        assert_eq!(top_rung(0b101), 3);
+        assert_eq!(top_rung(1 << (MASK_BITS - 1)), THREATS - 1);
+        assert_eq!(mask_index(0b101, 0b10), 0b101 << MASK_BITS | 0b10);
+        assert_ne!(mask_index(0b10, 0b101), mask_index(0b101, 0b10));
+        let text = Weights::embedded().to_text("");
+        let with = format!("{text}mask 5 2 -77\nmask 0 63 12\n");
+        let w = Weights::parse(&with).unwrap();
+        assert_eq!(w.mask[mask_index(5, 2)], -77);
+        assert_eq!(w.mask[mask_index(0, 63)], 12);
+        assert_eq!(w.mask.iter().filter(|&&v| v != 0).count(), 2);
+        assert_eq!(Weights::parse(&w.to_text("")).unwrap(), w);
+        assert!(Weights::parse(&format!("{text}mask 64 0 1\n")).is_err());
     }
 
     #[test]

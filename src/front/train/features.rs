@@ -74,8 +74,20 @@ pub struct Features {
     pub waiter: Vec<(u16, u16)>,
     /// The candidate cells (legal, near the stones).
     pub cells: Vec<Cell>,
-    /// The highest threat rung of the side to move and of the other side (0 for none).
-    pub top: [u8; 2],
+    /// The rung masks ([`weights::rung_mask`]) of the side to move and of the other side.
+    pub masks: [u8; 2],
+}
+
+impl Features {
+    /// The highest threat rungs of the side to move and of the other side (0 for none).
+    pub fn top(&self) -> [usize; 2] {
+        self.masks.map(|m| weights::top_rung(m as usize))
+    }
+
+    /// The index of the two sides' rung masks in [`crate::evaluation::weights::Weights::mask`].
+    pub fn mask_index(&self) -> usize {
+        weights::mask_index(self.masks[0] as usize, self.masks[1] as usize)
+    }
 }
 
 /// A candidate cell as the policy sees it.
@@ -141,17 +153,15 @@ pub fn features(board: &Board, rule: Rule) -> Option<Features> {
             near: recent.map(|r| weights::near_bucket(q, r) as u8),
         });
     }
-    let top = [me, op].map(|c| {
-        (1..THREATS)
-            .rev()
-            .find(|&t| pos.rung_count(c, Threat::ALL[t]) > 0)
-            .unwrap_or(0) as u8
+    let masks = [me, op].map(|c| {
+        let counts = Threat::ALL.map(|t| pos.rung_count(c, t));
+        weights::rung_mask(&counts) as u8
     });
     Some(Features {
         mover: sparse(&counts[0]),
         waiter: sparse(&counts[1]),
         cells,
-        top,
+        masks,
     })
 }
 

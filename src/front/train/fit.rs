@@ -3,7 +3,7 @@
 //! (cross-entropy, agreement).
 
 use super::features::*;
-use crate::evaluation::weights::{self, Weights, COMBOS};
+use crate::evaluation::weights::{self, Weights, COMBOS, MASKS};
 use crate::front::teacher::{self, sigmoid, Labelled};
 use crate::game::pattern::{combine, PATTERNS, THREATS};
 
@@ -120,6 +120,12 @@ pub struct FitConfig {
     pub policy_base_l2: f64,
     /// L2 on the policy's residuals.
     pub policy_resid_l2: f64,
+    /// Whether the evaluation fits a term per pair of rung masks
+    /// ([`crate::evaluation::weights::Weights::mask`]) beside the top-rung term (off: those
+    /// terms stay 0).
+    pub threat_mask: bool,
+    /// L2 on the rung-mask terms.
+    pub mask_l2: f64,
 }
 
 impl Default for FitConfig {
@@ -132,6 +138,8 @@ impl Default for FitConfig {
             eval_resid_l2: 1e-3,
             policy_base_l2: 1e-6,
             policy_resid_l2: 1e-3,
+            threat_mask: false,
+            mask_l2: 1e-3,
         }
     }
 }
@@ -155,6 +163,8 @@ pub struct Model {
     pub tempo: f64,
     /// The term by top threat rungs (side to move, other side).
     pub threat: Vec<[f64; THREATS]>,
+    /// The term by rung masks (see [`Weights::mask`]).
+    pub mask: Vec<f64>,
     /// Policy tables per combination.
     pub attack: Vec<f64>,
     /// See `attack`.
@@ -173,6 +183,7 @@ impl Model {
             waiter: f(&w.waiter, s),
             tempo: w.tempo as f64 / s,
             threat: w.threat.iter().map(|r| r.map(|x| x as f64 / s)).collect(),
+            mask: f(&w.mask, s),
             attack: f(&w.attack, POLICY_UNITS),
             defence: f(&w.defence, POLICY_UNITS),
             near: w
@@ -195,6 +206,7 @@ impl Model {
                 .iter()
                 .map(|r| r.map(|x| (x * s).round() as i32))
                 .collect(),
+            mask: r(&self.mask, s),
             mover: r(&self.mover, s),
             waiter: r(&self.waiter, s),
             attack: r(&self.attack, POLICY_UNITS),
@@ -219,7 +231,8 @@ impl Model {
             .iter()
             .map(|&(k, n)| self.waiter[k as usize] * n as f64)
             .sum();
-        m - w + self.tempo + self.threat[f.top[0] as usize][f.top[1] as usize]
+        let [a, b] = f.top();
+        m - w + self.tempo + self.threat[a][b] + self.mask[f.mask_index()]
     }
 
     /// The policy's logit of a cell.
@@ -258,9 +271,10 @@ pub fn fit_eval(
     log: &dyn Fn(&str),
 ) -> Model {
     let shape = ComboShape::new();
-    // Layout: mover table, waiter table, the threat term, tempo last.
+    // Layout: mover table, waiter table, the threat term, the mask term, tempo last.
     let threat_at = 2 * TABLE_PARAMS;
-    let n = threat_at + THREATS * THREATS + 1;
+    let mask_at = threat_at + THREATS * THREATS;
+    let n = mask_at + MASKS + 1;
     let mut p = vec![0.0; n];
     let table = start_table(pattern, rung);
     p[..TABLE_PARAMS].copy_from_slice(&table);
@@ -274,6 +288,7 @@ pub fn fit_eval(
         let tempo = p[n - 1];
         let (mut gm, mut gw, mut gt) = (vec![0.0; COMBOS], vec![0.0; COMBOS], 0.0);
         let mut gthreat = [0.0; THREATS * THREATS];
+        let mut gmask = vec![0.0; MASKS];
         let mut loss = 0.0;
         for s in train {
             let f = &s.features;
@@ -287,7 +302,8 @@ pub fn fit_eval(
                     .map(|&(k, c)| wv[k as usize] * c as f64)
                     .sum::<f64>()
                 + tempo
-                + p[threat_at + f.top[0] as usize * THREATS + f.top[1] as usize];
+                + p[threat_at + f.top()[0] * THREATS + f.top()[1]]
+                + p[mask_at + f.mask_index()];
             let q = sigmoid(z);
             loss += s.weight * cross_entropy(s.target, q);
             let g = s.weight * (q - s.target) / total_w;
@@ -298,7 +314,8 @@ pub fn fit_eval(
                 gw[k as usize] -= g * c as f64;
             }
             gt += g;
-            gthreat[f.top[0] as usize * THREATS + f.top[1] as usize] += g;
+            gthreat[f.top()[0] * THREATS + f.top()[1]] += g;
+            gmask[f.mask_index()] += g;
         }
         loss /= total_w;
         let mut g = vec![0.0; n];
@@ -307,6 +324,13 @@ pub fn fit_eval(
         g[n - 1] = gt;
         for (i, x) in gthreat.iter().enumerate() {
             g[threat_at + i] = x + 2.0 * cfg.eval_base_l2 * p[threat_at + i];
+        }
+        if cfg.threat_mask {
+            for (i, x) in gmask.iter().enumerate() {
+                let v = p[mask_at + i];
+                g[mask_at + i] = x + 2.0 * cfg.mask_l2 * v;
+                loss += cfg.mask_l2 * v * v;
+            }
         }
         let (a, b) = p.split_at(TABLE_PARAMS);
         let (ga, gb) = g.split_at_mut(TABLE_PARAMS);
@@ -327,6 +351,7 @@ pub fn fit_eval(
         threat: (0..THREATS)
             .map(|a| std::array::from_fn(|b| p[threat_at + a * THREATS + b]))
             .collect(),
+        mask: p[mask_at..mask_at + MASKS].to_vec(),
         attack: vec![0.0; COMBOS],
         defence: vec![0.0; COMBOS],
         near: vec![[0.0; 2]; weights::NEAR],

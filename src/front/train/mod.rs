@@ -101,6 +101,43 @@ mod tests {
         }
     }
 
+    /// The rung-mask term tells apart positions whose top rungs are the same: two positions with
+    /// a four on top, one with a three beside it, labelled apart, are fitted apart only with
+    /// the term on, and the term stays 0 with it off.
+    #[test]
+    fn the_mask_term_separates_what_top_rungs_cannot() {
+        let sample = |masks: [u8; 2], target: f64| Sample {
+            features: Features {
+                masks,
+                ..Features::default()
+            },
+            target,
+            weight: 1.0,
+            best: None,
+            mate: false,
+        };
+        let s = [sample([0b101, 0], 0.8), sample([0b100, 0], 0.3)];
+        assert_eq!(s[0].features.top(), s[1].features.top());
+        let logits = |threat_mask: bool| {
+            let cfg = FitConfig {
+                steps: 300,
+                threat_mask,
+                ..FitConfig::default()
+            };
+            let m = fit_eval(&s, &[0.0; PATTERNS], &[0.0; THREATS], 0.0, &cfg, &|_| {});
+            let nonzero = m.mask.iter().filter(|&&v| v != 0.0).count();
+            (s.each_ref().map(|x| m.logit(&x.features)), nonzero)
+        };
+        let ([a, b], nonzero) = logits(false);
+        assert_eq!((a, nonzero), (b, 0));
+        let ([a, b], nonzero) = logits(true);
+        assert_eq!(nonzero, 2);
+        assert!(
+            teacher::sigmoid(a) > 0.7 && teacher::sigmoid(b) < 0.4,
+            "{a} {b}"
+        );
+    }
+
     /// A fit moves the evaluation toward its targets: fitted to positions all labelled as
     /// won for the side to move, the tempo grows and the loss falls.
     #[test]
