@@ -450,6 +450,58 @@
 //! The hand-set weights on the test split: 1.1755, 0.401, 25.8%. The next evaluation is judged on
 //! the test split against 0.6157 (issue 45's done-when names 0.6036, the old split).
 //!
+//! ## Finer patterns and a rung-mask term (issue 45, items 1 and 2; not embedded yet)
+//!
+//! The open twos split by their moves to an open three (`F2` at most two, `F2A` three, `F2B`
+//! four or more) and the open threes by their open-four points (`F3` one, `F3S` two or more):
+//! fourteen patterns, 2380 combinations. The threat ladder reads `F3S` as an open three, and the
+//! shipped files give a split class its parent's values, so the split alone changes no search
+//! (bench signature 166285). Beside the top-rung term the evaluation can read a term per pair of
+//! rung masks (which rungs each side reaches), fitted with `train fit --threat-mask`; no shipped
+//! file has one. Cost (criterion, `cargo bench --bench eval`, the
+//! same run against 5b0d8cb): `eval/make_unmake` 334 ns against 343, `eval/evaluate` 4.8 ns
+//! against 3.3 (the two masks; about 0.3% of a node).
+//!
+//! The self-play files the shipped fit read are gone, so new ones were played by the build of
+//! 94f43d2 (the shipped weights; 2000 games each, about 2400 s each with both cores busy, 19996
+//! positions a file at 29844 an hour on one core):
+//!
+//! ```sh
+//! pbrain-bango train selfplay --games 2000 --seed 52 --out fs-52.txt
+//! pbrain-bango train selfplay --games 2000 --seed 53 --out fs-53.txt
+//! pbrain-bango train fit --selfplay fs-52.txt --selfplay fs-53.txt --scale 900 [--threat-mask] --out FILE
+//! ```
+//!
+//! Three fits to the teacher file and these files: coarse (the build of 1c47c8c, eleven
+//! patterns, the control), fine, fine with the mask term. Validation split (462 samples;
+//! non-mate cross-entropy, Pearson non-mate, move order top-1), the shipped file 0.5831, 0.757,
+//! 33.1%:
+//!
+//! | fit | cross-entropy | Pearson | top-1 |
+//! |---|---|---|---|
+//! | coarse (control) | 0.6017 | 0.708 | 33.1% |
+//! | fine | 0.5990 | 0.709 | 35.5% |
+//! | fine + mask | 0.5972 | 0.717 | 35.5% |
+//!
+//! Games, `arena --games 200 --tc-turn 300 --concurrency 1 --openings
+//! ../shared/data/openings-freestyle-15.txt --shuffle`, two matches at once:
+//!
+//! | match | seed | result |
+//! |---|---|---|
+//! | fine vs shipped | 81 | +78 −113 =9, −61.4 ± 48.1 |
+//! | fine + mask vs shipped | 81 | +93 −95 =12, −3.5 ± 47.0 |
+//! | fine vs coarse (same data) | 82 | +89 −97 =14, −13.9 ± 46.8 |
+//! | fine + mask vs coarse (same data) | 82 | +110 −84 =6, +45.4 ± 48.1 |
+//!
+//! On the same data the mask term gains (+45 ± 48, short of a proof) and the split patterns alone
+//! do not (−14 ± 47; they order moves better, top-1 35.5% against 33.1%, and value no better).
+//! Against the shipped file the new data cost what the features gain: the coarse control reads
+//! the validation split worse than the shipped file (0.6017 against 0.5831), and the fine fit
+//! lost (−61 ± 48). Nothing was embedded, so no gauntlet against Rapfi was played. What to try
+//! next: better data before more features (the shipped fit's self-play came from an earlier,
+//! weaker build; try more games, labels at a larger node budget, positions labelled by Rapfi with
+//! `yardstick label`), each fitted with `--threat-mask`, judged against the shipped file first.
+//!
 //! # Solver
 //!
 //! Figures (2-core machine shared with other jobs, load average 8 to 10, wall clock):
