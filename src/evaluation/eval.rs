@@ -7,8 +7,8 @@
 //! ([`CellInfo::value`]) and one while it waits ([`CellInfo::wait`]); a four point is worth far
 //! more to the side about to play. The evaluation is the side to move's sum of `value` minus
 //! the opponent's sum of `wait`, plus a tempo bonus ([`Weights::tempo`]; without it scores
-//! swing between odd and even depths) and a term for the two sides' highest threat rungs
-//! ([`Weights::threat`]). The move policy's score of a cell ([`CellInfo::attack`],
+//! swing between odd and even depths), a term for the two sides' highest threat rungs
+//! ([`Weights::threat`]) and one for every rung each reaches ([`Weights::mask`]). The move policy's score of a cell ([`CellInfo::attack`],
 //! [`CellInfo::defence`]) orders quiet moves and is precomputed here too. Renju suspects for
 //! black (possible double three, double four, overline) are valued as worthless: most are
 //! forbidden, and a true check is too costly for every update.

@@ -25,7 +25,8 @@
 //!
 //! # Evaluation
 //! [`Position::evaluate`] reads the side to move's total minus the opponent's waiting total,
-//! plus the tempo bonus and the term of the two sides' highest threat rungs; what a cell is
+//! plus the tempo bonus, the term of the two sides' highest threat rungs and the term of the
+//! rungs each side reaches (its rung mask); what a cell is
 //! worth is [`crate::evaluation::eval`]'s business, the values [`crate::evaluation::weights`]'.
 
 use crate::evaluation::eval::{combination_table, CellInfo, CombinationTable, DIGIT};
@@ -522,8 +523,8 @@ mod tests {
 
     /// The evaluation reads one file, the side to move's ([`WeightSet::file`]): its `mover`
     /// values for the side to move's cells, its `waiter` values for the other side's, its
-    /// tempo, threat and rung-mask terms. Checked against a sum straight from the files, under every rule
-    /// and set (`eval`'s tests tell a cell's two files apart, which no embedded set does yet).
+    /// tempo, threat and rung-mask terms. Checked against a sum straight from the files, under
+    /// every rule and set (`eval`'s tests tell a cell's two files apart, which no embedded set does yet).
     #[test]
     fn evaluation_reads_the_side_to_moves_file() {
         use crate::evaluation::weights::canonical;
