@@ -292,6 +292,8 @@ pub fn fit_eval(
         let mut loss = 0.0;
         for s in train {
             let f = &s.features;
+            let [top_mover, top_waiter] = f.top();
+            let (threat_i, mask_i) = (top_mover * THREATS + top_waiter, f.mask_index());
             let z: f64 = f
                 .mover
                 .iter()
@@ -302,8 +304,8 @@ pub fn fit_eval(
                     .map(|&(k, c)| wv[k as usize] * c as f64)
                     .sum::<f64>()
                 + tempo
-                + p[threat_at + f.top()[0] * THREATS + f.top()[1]]
-                + p[mask_at + f.mask_index()];
+                + p[threat_at + threat_i]
+                + p[mask_at + mask_i];
             let q = sigmoid(z);
             loss += s.weight * cross_entropy(s.target, q);
             let g = s.weight * (q - s.target) / total_w;
@@ -314,8 +316,8 @@ pub fn fit_eval(
                 gw[k as usize] -= g * c as f64;
             }
             gt += g;
-            gthreat[f.top()[0] * THREATS + f.top()[1]] += g;
-            gmask[f.mask_index()] += g;
+            gthreat[threat_i] += g;
+            gmask[mask_i] += g;
         }
         loss /= total_w;
         let mut g = vec![0.0; n];
