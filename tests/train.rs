@@ -1,7 +1,7 @@
 //! The weight fit on the shared teacher file: what `pbrain-bango train fit` relies on.
 
 use bango::front::teacher::{self, Labelled};
-use bango::front::train::{classic_additive, fit_eval, samples, score, FitConfig, Targets};
+use bango::front::train::{classic_additive, fit_eval, samples, score, FitConfig, Start, Targets};
 use bango_testkit::read_data;
 
 /// The decaying step size settles where a constant one circles: on real labelled positions,
@@ -27,7 +27,12 @@ fn decaying_step_size_ends_lower_than_a_constant_one() {
             final_lr,
             ..FitConfig::default()
         };
-        let m = fit_eval(&s, &pattern, &rung, tempo, &cfg, &|_| {});
+        let start = Start::Additive {
+            pattern: &pattern,
+            rung: &rung,
+            tempo,
+        };
+        let m = fit_eval(&s, start, &cfg, &|_| {});
         score(&m, &s).quiet_loss
     };
     let (constant, decayed) = (loss(FitConfig::default().lr), loss(0.0005));
@@ -119,6 +124,7 @@ fn a_fit_without_teacher_holds_out_selfplay_games() {
             ..FitConfig::default()
         },
         policy: PolicyFit::Teacher,
+        warm: None,
     };
     let fit = || fit_weights(&[], &[], &played, &opts, &|_| {});
     let (a, b) = (fit(), fit());

@@ -6,7 +6,7 @@ use super::data_dir;
 use bango::engine::config::Config;
 use bango::evaluation::weights::Weights;
 use bango::front::teacher::{self, Labelled};
-use bango::front::train::{self, FitConfig, FitOptions, PolicyFit, SelfplayConfig, Targets};
+use bango::front::train::{self, FitConfig, FitOptions, Model, PolicyFit, SelfplayConfig, Targets};
 use bango::game::board::Color;
 use bango::game::rules::Rule;
 use bango::knowledge::book::play::BookMode;
@@ -227,6 +227,10 @@ pub struct FitArgs {
     /// L2 on the rung-mask terms.
     #[arg(long, default_value_t = FitConfig::default().mask_l2, requires = "threat_mask")]
     mask_l2: f64,
+    /// Start from this weights file (a warm start: the L2 pulls back toward its values, so
+    /// the data refine it); default: the hand-set additive values.
+    #[arg(long)]
+    init: Option<PathBuf>,
 }
 
 /// Runs `command`; returns the exit code.
@@ -393,6 +397,7 @@ fn fit(args: FitArgs) -> Result<(), String> {
         policy_selfplay,
         threat_mask,
         mask_l2,
+        init,
     } = args;
     let teacher_given = teacher_path.is_some();
     let teacher_path = teacher_path.unwrap_or_else(|| data_dir().join("positions-teacher-15.txt"));
@@ -419,6 +424,15 @@ fn fit(args: FitArgs) -> Result<(), String> {
             PolicyFit::WithSelfplay
         } else {
             PolicyFit::Teacher
+        },
+        warm: match &init {
+            Some(path) => {
+                let text = std::fs::read_to_string(path)
+                    .map_err(|e| format!("{}: {e}", path.display()))?;
+                let w = Weights::parse(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+                Some(Model::of_weights(&w))
+            }
+            None => None,
         },
     };
     // The teacher file labels freestyle positions: under another rule its values are not the
@@ -474,7 +488,7 @@ fn fit(args: FitArgs) -> Result<(), String> {
             format!(" --threat-mask --mask-l2 {mask_l2}")
         } else {
             String::new()
-        },
+        } + &init.map_or(String::new(), |p| format!(" --init {}", p.display())),
         selfplay
             .iter()
             .map(|p| format!(" --selfplay {}", p.display()))

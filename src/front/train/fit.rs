@@ -51,13 +51,19 @@ fn reduce(gv: &[f64], shape: &ComboShape, g: &mut [f64]) {
     }
 }
 
-/// L2 penalty gradient and value: `base` on the additive part, `resid` on the residuals.
-fn penalty(p: &[f64], g: &mut [f64], base: f64, resid: f64) -> f64 {
+/// L2 penalty gradient and value: `base` on the additive part (toward 0), `resid` on the
+/// residuals (toward `anchor`'s residuals: 0 from an additive start, the start's values from a
+/// warm start).
+fn penalty(p: &[f64], anchor: &[f64], g: &mut [f64], base: f64, resid: f64) -> f64 {
     let mut loss = 0.0;
     for i in 0..TABLE_PARAMS {
-        let l = if i < PATTERNS + THREATS { base } else { resid };
-        loss += l * p[i] * p[i];
-        g[i] += 2.0 * l * p[i];
+        let (l, d) = if i < PATTERNS + THREATS {
+            (base, p[i])
+        } else {
+            (resid, p[i] - anchor[i])
+        };
+        loss += l * d * d;
+        g[i] += 2.0 * l * d;
     }
     loss
 }
@@ -68,6 +74,34 @@ fn start_table(pattern: &[f64; PATTERNS], rung: &[f64; THREATS]) -> Vec<f64> {
     p[..PATTERNS].copy_from_slice(pattern);
     p[PATTERNS..PATTERNS + THREATS].copy_from_slice(rung);
     p
+}
+
+/// A table's warm start: a zero additive part and the given values per combination as the
+/// residuals, so the table expands to exactly `values`.
+fn warm_table(values: &[f64]) -> Vec<f64> {
+    let mut p = vec![0.0; TABLE_PARAMS];
+    p[PATTERNS + THREATS..].copy_from_slice(values);
+    p
+}
+
+/// Where a fit starts, and what its residual L2 pulls toward.
+#[derive(Clone, Copy, Debug)]
+pub enum Start<'a> {
+    /// An additive start: every table is `pattern` per direction plus `rung` per threat
+    /// rung (logits), residuals 0 and the L2 pulling them to 0; the side to move's bonus
+    /// `tempo`; the threat and mask terms 0.
+    Additive {
+        /// Per pattern.
+        pattern: &'a [f64; PATTERNS],
+        /// Per threat rung.
+        rung: &'a [f64; THREATS],
+        /// The side to move's bonus.
+        tempo: f64,
+    },
+    /// A warm start from a fitted model: every value starts at the model's and the L2 pulls
+    /// the residuals, the threat and the mask terms back toward it rather than toward 0, so
+    /// new data refine a fit instead of replacing it.
+    Warm(&'a Model),
 }
 
 /// Adam over a flat parameter vector.
@@ -260,26 +294,37 @@ impl Model {
     }
 }
 
-/// Fits the evaluation tables to `train` (see the module docs), from an additive start: both
-/// tables begin as `pattern` per direction plus `rung` per threat rung (logits), residuals 0.
-pub fn fit_eval(
-    train: &[Sample],
-    pattern: &[f64; PATTERNS],
-    rung: &[f64; THREATS],
-    tempo: f64,
-    cfg: &FitConfig,
-    log: &dyn Fn(&str),
-) -> Model {
+/// Fits the evaluation tables to `train` (see the module docs) from `start`.
+pub fn fit_eval(train: &[Sample], start: Start, cfg: &FitConfig, log: &dyn Fn(&str)) -> Model {
     let shape = ComboShape::new();
     // Layout: mover table, waiter table, the threat term, the mask term, tempo last.
     let threat_at = 2 * TABLE_PARAMS;
     let mask_at = threat_at + THREATS * THREATS;
     let n = mask_at + MASKS + 1;
     let mut p = vec![0.0; n];
-    let table = start_table(pattern, rung);
-    p[..TABLE_PARAMS].copy_from_slice(&table);
-    p[TABLE_PARAMS..2 * TABLE_PARAMS].copy_from_slice(&table);
-    p[n - 1] = tempo;
+    match start {
+        Start::Additive {
+            pattern,
+            rung,
+            tempo,
+        } => {
+            let table = start_table(pattern, rung);
+            p[..TABLE_PARAMS].copy_from_slice(&table);
+            p[TABLE_PARAMS..2 * TABLE_PARAMS].copy_from_slice(&table);
+            p[n - 1] = tempo;
+        }
+        Start::Warm(m) => {
+            p[..TABLE_PARAMS].copy_from_slice(&warm_table(&m.mover));
+            p[TABLE_PARAMS..2 * TABLE_PARAMS].copy_from_slice(&warm_table(&m.waiter));
+            for (a, row) in m.threat.iter().enumerate() {
+                p[threat_at + a * THREATS..threat_at + (a + 1) * THREATS].copy_from_slice(row);
+            }
+            p[mask_at..mask_at + MASKS].copy_from_slice(&m.mask);
+            p[n - 1] = m.tempo;
+        }
+    }
+    // What the L2 pulls toward: the start, except the additive part, which is pulled to 0.
+    let anchor = p.clone();
     let total_w: f64 = train.iter().map(|s| s.weight).sum::<f64>().max(1e-9);
     let mut adam = Adam::new(n, cfg.lr);
     for step in 0..=cfg.steps {
@@ -325,19 +370,27 @@ pub fn fit_eval(
         reduce(&gw, &shape, &mut g[TABLE_PARAMS..2 * TABLE_PARAMS]);
         g[n - 1] = gt;
         for (i, x) in gthreat.iter().enumerate() {
-            g[threat_at + i] = x + 2.0 * cfg.eval_base_l2 * p[threat_at + i];
+            let d = p[threat_at + i] - anchor[threat_at + i];
+            g[threat_at + i] = x + 2.0 * cfg.eval_base_l2 * d;
         }
         if cfg.threat_mask {
             for (i, x) in gmask.iter().enumerate() {
-                let v = p[mask_at + i];
-                g[mask_at + i] = x + 2.0 * cfg.mask_l2 * v;
-                loss += cfg.mask_l2 * v * v;
+                let d = p[mask_at + i] - anchor[mask_at + i];
+                g[mask_at + i] = x + 2.0 * cfg.mask_l2 * d;
+                loss += cfg.mask_l2 * d * d;
             }
         }
         let (a, b) = p.split_at(TABLE_PARAMS);
         let (ga, gb) = g.split_at_mut(TABLE_PARAMS);
-        loss += penalty(a, ga, cfg.eval_base_l2, cfg.eval_resid_l2);
-        loss += penalty(&b[..TABLE_PARAMS], gb, cfg.eval_base_l2, cfg.eval_resid_l2);
+        let (anchor_a, anchor_b) = anchor.split_at(TABLE_PARAMS);
+        loss += penalty(a, anchor_a, ga, cfg.eval_base_l2, cfg.eval_resid_l2);
+        loss += penalty(
+            &b[..TABLE_PARAMS],
+            &anchor_b[..TABLE_PARAMS],
+            gb,
+            cfg.eval_base_l2,
+            cfg.eval_resid_l2,
+        );
         if step % 250 == 0 {
             log(&format!("eval step {step}: loss {loss:.5}"));
         }
@@ -361,12 +414,27 @@ pub fn fit_eval(
 }
 
 /// Fits the policy tables to the best moves of `train` (samples whose best move is a
-/// candidate), starting from zero.
-pub fn fit_policy(train: &[Sample], model: &Model, cfg: &FitConfig, log: &dyn Fn(&str)) -> Model {
+/// candidate) into `model`'s policy, starting from zero, or with `warm`, from `warm`'s policy
+/// with the residual L2 pulling back toward it.
+pub fn fit_policy(
+    train: &[Sample],
+    model: &Model,
+    warm: Option<&Model>,
+    cfg: &FitConfig,
+    log: &dyn Fn(&str),
+) -> Model {
     let shape = ComboShape::new();
     let near_at = 2 * TABLE_PARAMS;
     let n = near_at + 2 * weights::NEAR;
     let mut p = vec![0.0; n];
+    if let Some(w) = warm {
+        p[..TABLE_PARAMS].copy_from_slice(&warm_table(&w.attack));
+        p[TABLE_PARAMS..near_at].copy_from_slice(&warm_table(&w.defence));
+        for (d, pair) in w.near.iter().enumerate() {
+            p[near_at + 2 * d..near_at + 2 * d + 2].copy_from_slice(pair);
+        }
+    }
+    let anchor = p.clone();
     let used: Vec<&Sample> = train.iter().filter(|s| s.best.is_some()).collect();
     let count = used.len().max(1) as f64;
     let mut adam = Adam::new(n, cfg.lr);
@@ -411,9 +479,11 @@ pub fn fit_policy(train: &[Sample], model: &Model, cfg: &FitConfig, log: &dyn Fn
         reduce(&gd, &shape, &mut g[TABLE_PARAMS..near_at]);
         let (a, b) = p.split_at(TABLE_PARAMS);
         let (g1, g2) = g.split_at_mut(TABLE_PARAMS);
-        loss += penalty(a, g1, cfg.policy_base_l2, cfg.policy_resid_l2);
+        let (anchor_a, anchor_b) = anchor.split_at(TABLE_PARAMS);
+        loss += penalty(a, anchor_a, g1, cfg.policy_base_l2, cfg.policy_resid_l2);
         loss += penalty(
             &b[..TABLE_PARAMS],
+            &anchor_b[..TABLE_PARAMS],
             g2,
             cfg.policy_base_l2,
             cfg.policy_resid_l2,
@@ -513,7 +583,7 @@ pub enum PolicyFit {
 }
 
 /// Everything a fit reads besides the data.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct FitOptions {
     /// Search units per logit of the written evaluation.
     pub scale: i32,
@@ -523,6 +593,9 @@ pub struct FitOptions {
     pub fit: FitConfig,
     /// The policy written.
     pub policy: PolicyFit,
+    /// A warm start: the fit begins at these weights (in logits) and its L2 pulls back toward
+    /// them ([`Start::Warm`]); none, from the hand-set additive values.
+    pub warm: Option<Model>,
 }
 
 /// What [`fit_weights`] made.
@@ -534,7 +607,8 @@ pub struct FitOutcome {
     pub teacher_samples: usize,
     /// Self-play samples fitted to.
     pub selfplay_samples: usize,
-    /// The hand-set evaluation's figures (validation and training part), one line.
+    /// The starting evaluation's figures (the hand-set one, or the warm start; validation and
+    /// training part), one line.
     pub before: String,
     /// The fitted weights' figures, one line.
     pub after: String,
@@ -600,7 +674,16 @@ pub fn fit_weights(
     ));
     let classic = Model::of_weights(&classic_weights());
     let (pattern, rung, tempo) = classic_additive();
-    let model = fit_eval(&train, &pattern, &rung, tempo, &opts.fit, log);
+    let start = match &opts.warm {
+        Some(m) => Start::Warm(m),
+        None => Start::Additive {
+            pattern: &pattern,
+            rung: &rung,
+            tempo,
+        },
+    };
+    let model = fit_eval(&train, start, &opts.fit, log);
+    let warm = opts.warm.as_ref();
     let model = match opts.policy {
         PolicyFit::Classic => Model {
             attack: classic.attack.clone(),
@@ -608,8 +691,8 @@ pub fn fit_weights(
             near: classic.near.clone(),
             ..model
         },
-        PolicyFit::Teacher => fit_policy(&train[..reported], &model, &opts.fit, log),
-        PolicyFit::WithSelfplay => fit_policy(&train, &model, &opts.fit, log),
+        PolicyFit::Teacher => fit_policy(&train[..reported], &model, warm, &opts.fit, log),
+        PolicyFit::WithSelfplay => fit_policy(&train, &model, warm, &opts.fit, log),
     };
     let report = |name: &str, m: &Model| {
         let v = score(m, &valid);
@@ -636,7 +719,10 @@ pub fn fit_weights(
         weights: model.to_weights(opts.scale),
         teacher_samples: teacher_train,
         selfplay_samples: train.len() - teacher_train,
-        before: report("hand-set", &classic),
+        before: match warm {
+            Some(m) => report("start", m),
+            None => report("hand-set", &classic),
+        },
         after: report("fitted", &model),
     }
 }

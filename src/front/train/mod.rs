@@ -28,7 +28,10 @@
 //! the same additive-plus-residual tables.
 //!
 //! Both are plain full-batch gradient descent (Adam) from a fixed start, so the same data
-//! gives the same weights. The step size decays geometrically over the steps
+//! gives the same weights. The start is the hand-set additive values, or a warm start
+//! ([`Start::Warm`], `train fit --init FILE`): every value begins at a fitted file's and the
+//! residual L2 pulls back toward that file instead of toward 0, so new data (or a new term)
+//! refine a fit rather than replace it. The step size decays geometrically over the steps
 //! ([`FitConfig::final_lr`]): at a constant step the full-batch loss stops falling after a few
 //! hundred steps and circles the minimum, and weights taken from there played far worse. The
 //! weights are written in search units: `scale` units per logit for the evaluation (kept at
@@ -57,6 +60,13 @@ mod tests {
     use crate::game::notation::Puzzle;
     use crate::game::pattern::{Pattern, PATTERNS, THREATS};
     use crate::game::rules::Rule;
+
+    /// The additive start at 0 everywhere.
+    const ZERO_START: Start = Start::Additive {
+        pattern: &[0.0; PATTERNS],
+        rung: &[0.0; THREATS],
+        tempo: 0.0,
+    };
 
     #[test]
     fn classic_weights_are_the_hand_set_values() {
@@ -124,7 +134,7 @@ mod tests {
                 threat_mask,
                 ..FitConfig::default()
             };
-            let m = fit_eval(&s, &[0.0; PATTERNS], &[0.0; THREATS], 0.0, &cfg, &|_| {});
+            let m = fit_eval(&s, ZERO_START, &cfg, &|_| {});
             let nonzero = m.mask.iter().filter(|&&v| v != 0.0).count();
             (s.each_ref().map(|x| m.logit(&x.features)), nonzero)
         };
@@ -136,6 +146,56 @@ mod tests {
             teacher::sigmoid(a) > 0.7 && teacher::sigmoid(b) < 0.4,
             "{a} {b}"
         );
+    }
+
+    /// A warm start begins at its weights exactly (every table, term and policy value comes
+    /// back unchanged after 0 steps), its L2 pulls toward them (with no data, 300 steps leave
+    /// them where they are: Adam would move every residual by about its step size were the
+    /// pull toward 0), and data move it toward the targets from there.
+    #[test]
+    fn a_warm_start_begins_and_stays_at_its_weights() {
+        let mut w = Weights::embedded().clone();
+        w.mask[weights::mask_index(0b1, 0b100)] = 123;
+        let warm = Model::of_weights(&w);
+        let none: Vec<Sample> = Vec::new();
+        for steps in [0, 300] {
+            let cfg = FitConfig {
+                steps,
+                threat_mask: true,
+                ..FitConfig::default()
+            };
+            let m = fit_eval(&none, Start::Warm(&warm), &cfg, &|_| {});
+            let m = fit_policy(&none, &m, Some(&warm), &cfg, &|_| {});
+            let back = m.to_weights(w.scale);
+            assert_eq!(back.mover, w.mover, "{steps} steps");
+            assert_eq!(back.waiter, w.waiter);
+            assert_eq!(
+                (back.tempo, &back.threat, &back.mask),
+                (w.tempo, &w.threat, &w.mask)
+            );
+            assert_eq!(
+                (&back.attack, &back.defence, &back.near),
+                (&w.attack, &w.defence, &w.near)
+            );
+        }
+        // Data move a warm start toward the targets.
+        let lines = [
+            "15 freestyle w 7,7,b 8,8,w 6,8,b | best 6,6 eval 300 depth 1",
+            "15 freestyle b 7,7,b 8,8,w 6,8,b 9,9,w | best 6,6 eval 250 depth 1",
+        ];
+        let ls: Vec<Labelled> = lines
+            .iter()
+            .map(|l| teacher::parse_line(l, 1).unwrap().unwrap())
+            .collect();
+        let refs: Vec<&Labelled> = ls.iter().collect();
+        let s = samples(&refs, &Targets::AS_LABELLED, false);
+        let cfg = FitConfig {
+            steps: 200,
+            ..FitConfig::default()
+        };
+        let m = fit_eval(&s, Start::Warm(&warm), &cfg, &|_| {});
+        let (before, after) = (score(&warm, &s).quiet_loss, score(&m, &s).quiet_loss);
+        assert!(after < before - 0.01, "{before} -> {after}");
     }
 
     /// A fit moves the evaluation toward its targets: fitted to positions all labelled as
@@ -159,11 +219,11 @@ mod tests {
             steps: 200,
             ..FitConfig::default()
         };
-        let m = fit_eval(&s, &[0.0; PATTERNS], &[0.0; THREATS], 0.0, &cfg, &|_| {});
+        let m = fit_eval(&s, ZERO_START, &cfg, &|_| {});
         let before = score(&zero, &s).quiet_loss;
         let after = score(&m, &s).quiet_loss;
         assert!(after < before - 0.01, "{before} -> {after}");
-        let p = fit_policy(&s, &m, &cfg, &|_| {});
+        let p = fit_policy(&s, &m, None, &cfg, &|_| {});
         // The labelled cell ends with the highest policy of its class (cells of the same
         // combinations and distances may tie with it), and with more than twice the share of
         // its class it had under the zero policy.
