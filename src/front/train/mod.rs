@@ -61,6 +61,20 @@ mod tests {
     use crate::game::pattern::{Pattern, PATTERNS, THREATS};
     use crate::game::rules::Rule;
 
+    /// Two positions labelled as won for the side to move, as samples.
+    fn two_won_positions() -> Vec<Sample> {
+        let lines = [
+            "15 freestyle w 7,7,b 8,8,w 6,8,b | best 6,6 eval 300 depth 1",
+            "15 freestyle b 7,7,b 8,8,w 6,8,b 9,9,w | best 6,6 eval 250 depth 1",
+        ];
+        let ls: Vec<Labelled> = lines
+            .iter()
+            .map(|l| teacher::parse_line(l, 1).unwrap().unwrap())
+            .collect();
+        let refs: Vec<&Labelled> = ls.iter().collect();
+        samples(&refs, &Targets::AS_LABELLED, false)
+    }
+
     /// The additive start at 0 everywhere.
     const ZERO_START: Start = Start::Additive {
         pattern: &[0.0; PATTERNS],
@@ -179,16 +193,7 @@ mod tests {
             );
         }
         // Data move a warm start toward the targets.
-        let lines = [
-            "15 freestyle w 7,7,b 8,8,w 6,8,b | best 6,6 eval 300 depth 1",
-            "15 freestyle b 7,7,b 8,8,w 6,8,b 9,9,w | best 6,6 eval 250 depth 1",
-        ];
-        let ls: Vec<Labelled> = lines
-            .iter()
-            .map(|l| teacher::parse_line(l, 1).unwrap().unwrap())
-            .collect();
-        let refs: Vec<&Labelled> = ls.iter().collect();
-        let s = samples(&refs, &Targets::AS_LABELLED, false);
+        let s = two_won_positions();
         let cfg = FitConfig {
             steps: 200,
             ..FitConfig::default()
@@ -202,16 +207,7 @@ mod tests {
     /// won for the side to move, the tempo grows and the loss falls.
     #[test]
     fn fit_lowers_the_loss() {
-        let lines = [
-            "15 freestyle w 7,7,b 8,8,w 6,8,b | best 6,6 eval 300 depth 1",
-            "15 freestyle b 7,7,b 8,8,w 6,8,b 9,9,w | best 6,6 eval 250 depth 1",
-        ];
-        let ls: Vec<Labelled> = lines
-            .iter()
-            .map(|l| teacher::parse_line(l, 1).unwrap().unwrap())
-            .collect();
-        let refs: Vec<&Labelled> = ls.iter().collect();
-        let s = samples(&refs, &Targets::AS_LABELLED, false);
+        let s = two_won_positions();
         assert_eq!(s.len(), 2);
         assert!(s.iter().all(|x| x.best.is_some()));
         let zero = Model::of_weights(&Weights::zero());
