@@ -54,6 +54,10 @@ pub struct Move {
 /// Ranks at or below this are quiet (no open three or better for either side at the cell).
 pub const QUIET_RANK: u8 = 1;
 
+/// The lowest rank of a move that makes an own four (or a four-three, an open four, a five),
+/// or blocks the opponent's four-three or better.
+pub const OWN_FOUR_RANK: u8 = 2 * Threat::Four as u8 + 1;
+
 /// How a node facing an open three restricts its moves (see the module docs).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Defences {

@@ -11,7 +11,7 @@
 use super::run::Run;
 use super::score::{to_tt, INF, WIN_MIN};
 use super::{RootEvent, RootEventKind};
-use crate::evaluation::movegen::{Move, QUIET_RANK};
+use crate::evaluation::movegen::{Move, OWN_FOUR_RANK, QUIET_RANK};
 use crate::game::board::Pos;
 use crate::search::busy::BusyMoves;
 use crate::search::tt::Bound;
@@ -147,6 +147,7 @@ impl Run<'_, '_> {
         beta: i32,
         ply: usize,
         pv_node: bool,
+        cut_node: bool,
         key: u64,
     ) -> i32 {
         let orig_alpha = alpha;
@@ -161,8 +162,10 @@ impl Run<'_, '_> {
             killers: self.stack[ply].killers,
             reducible_rank: self.params.reducible_rank,
             prunable_rank: self.params.prunable_rank,
-            late_moves: (self.params.move_count_pruning && !pv_node)
-                .then(|| self.params.late_move_count(depth)),
+            late_moves: (self.params.move_count_pruning && !pv_node).then(|| {
+                self.params
+                    .late_move_count(depth, self.stack[ply].improving)
+            }),
             best_reducible_value: None,
             // Lazy SMP: moves other workers are searching are put off at the root (where every
             // worker's order is last iteration's, so they would walk the moves in step) and at
@@ -177,6 +180,12 @@ impl Run<'_, '_> {
         let mut tried = std::mem::take(&mut self.stack[ply].tried_moves);
         tried.clear();
         let me = self.pos.side_to_move().index();
+        let likely_fail_high = !ROOT && self.stack[ply].likely_fail_high;
+        let cut_node_reduction = if cut_node {
+            self.params.lmr_cut_node
+        } else {
+            0
+        };
         while let Some((m, i, may_reduce)) = picker.next(best > -WIN_MIN) {
             let reducible = !ROOT && may_reduce;
             // A late move's reduction beyond the depth-and-index one: the policy's share (how
@@ -195,9 +204,14 @@ impl Run<'_, '_> {
                 self.params.policy_reduction(policy_gap)
                     + (self.params).raised_alpha_reduction(depth, alpha > orig_alpha)
                     + history
+                    + cut_node_reduction
             } else {
                 0
             };
+            // The fail-high reduction: a node likely to fail high searches its moves below an
+            // own four a ply shallower (the fours keep their depth: an attack is what could
+            // refute the evaluation's verdict).
+            let move_depth = depth - i32::from(likely_fail_high && m.rank < OWN_FOUR_RANK);
             let events = ROOT && self.pv_idx == 0;
             if events {
                 self.root_event(RootEventKind::Enter, m.pos, depth);
@@ -206,11 +220,12 @@ impl Run<'_, '_> {
             let marked = picker.busy.map(|(b, key)| (b, b.mark(key, m.pos)));
             self.pos.make(m.pos);
             let score = self.search_move(
-                depth,
+                move_depth,
                 alpha,
                 beta,
                 ply,
                 pv_node,
+                cut_node,
                 i,
                 reducible,
                 extra_reduction,
@@ -282,6 +297,11 @@ impl Run<'_, '_> {
     /// (`extra_reduction` plies more than depth and index say),
     /// searched again at full depth if a reduced scout beats alpha, and with the full window
     /// at PV nodes if the scout lands inside it. Returns the score from the node's side.
+    ///
+    /// The children's kinds: a PV node's first move and full-window re-searches are PV nodes;
+    /// a reduced scout expects to fail low for the mover, so its child is a cut node; every
+    /// other child takes the opposite kind of its node (a cut node's replies are all-nodes and
+    /// theirs cut nodes).
     #[allow(clippy::too_many_arguments)]
     fn search_move(
         &mut self,
@@ -290,12 +310,14 @@ impl Run<'_, '_> {
         beta: i32,
         ply: usize,
         pv_node: bool,
+        cut_node: bool,
         i: usize,
         reducible: bool,
         extra_reduction: i32,
     ) -> i32 {
+        let child_cut = !pv_node && !cut_node;
         if i == 0 || !self.params.pvs {
-            return -self.negamax(depth - 1, -beta, -alpha, ply + 1, pv_node);
+            return -self.negamax(depth - 1, -beta, -alpha, ply + 1, pv_node, child_cut);
         }
         // Step 10. Late move reductions: late moves (quiet, or threats below a four-three)
         // rarely matter, so they are scouted shallower first and searched fully only if they
@@ -312,12 +334,13 @@ impl Run<'_, '_> {
         };
         // Step 11. Principal variation search: a zero window proves the move worse than the
         // first cheaply; only a move that beats it is searched with the full window.
-        let mut s = -self.negamax(depth - 1 - r, -alpha - 1, -alpha, ply + 1, false);
+        let scout_cut = r > 0 || !cut_node;
+        let mut s = -self.negamax(depth - 1 - r, -alpha - 1, -alpha, ply + 1, false, scout_cut);
         if s > alpha && r > 0 && !self.aborted {
-            s = -self.negamax(depth - 1, -alpha - 1, -alpha, ply + 1, false);
+            s = -self.negamax(depth - 1, -alpha - 1, -alpha, ply + 1, false, !cut_node);
         }
         if s > alpha && s < beta && pv_node && !self.aborted {
-            s = -self.negamax(depth - 1, -beta, -alpha, ply + 1, true);
+            s = -self.negamax(depth - 1, -beta, -alpha, ply + 1, true, false);
         }
         s
     }

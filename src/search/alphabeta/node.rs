@@ -11,7 +11,9 @@ use crate::search::tt::Bound;
 
 impl Run<'_, '_> {
     /// The score of the position `ply` plies from the root, searched `depth` plies deep inside
-    /// `alpha..beta` (fail-soft); 0 once the search is abandoned.
+    /// `alpha..beta` (fail-soft); 0 once the search is abandoned. `cut_node`: a non-PV node
+    /// expected to fail high (the scout of a late move, or a child of an expected fail-low);
+    /// never with `pv_node`.
     pub(super) fn negamax(
         &mut self,
         depth: i32,
@@ -19,7 +21,9 @@ impl Run<'_, '_> {
         mut beta: i32,
         ply: usize,
         pv_node: bool,
+        cut_node: bool,
     ) -> i32 {
+        debug_assert!(!(pv_node && cut_node));
         // Step 1. Count the node and poll the clock: an abandoned search unwinds at once and
         // its scores are never used or stored.
         if self.poll() {
@@ -63,8 +67,12 @@ impl Run<'_, '_> {
         }
         let tt_move = tt_move.or(known_move);
 
-        // Step 6. The static evaluation, and the pruning it allows at non-PV nodes.
+        // Step 6. The static evaluation, whether the side to move is improving, and the pruning
+        // it allows at non-PV nodes; a cut node far above beta is likely to fail high.
         let eval = self.static_eval(ply);
+        self.stack[ply].improving = ply >= 2 && eval > self.stack[ply - 2].static_eval;
+        self.stack[ply].likely_fail_high =
+            cut_node && self.likely_fail_high(depth, eval, beta, ply);
         if !pv_node {
             if let Some(s) = self.prune_by_eval(depth, eval, alpha, beta, ply) {
                 return s;
@@ -97,8 +105,16 @@ impl Run<'_, '_> {
         let search_depth = depth + i32::from(extension);
 
         // Steps 9-13. The move loop, and the bound it stores.
-        let best =
-            self.search_moves::<false>(&mut moves, search_depth, alpha, beta, ply, pv_node, key);
+        let best = self.search_moves::<false>(
+            &mut moves,
+            search_depth,
+            alpha,
+            beta,
+            ply,
+            pv_node,
+            cut_node,
+            key,
+        );
         self.stack[ply].moves = moves;
         best
     }
@@ -142,8 +158,7 @@ impl Run<'_, '_> {
         if self.stack[ply].after_four || self.pos.has_at_least(op, Threat::OpenFour) {
             return None;
         }
-        // Improving: the side to move evaluates better than at its last turn.
-        let improving = ply >= 2 && eval > self.stack[ply - 2].static_eval;
+        let improving = self.stack[ply].improving;
         // Reverse futility: far enough above beta, the node's side can afford to play any
         // reasonable move; the evaluation stands for the search (never an unproven win).
         let in_attack =
@@ -170,6 +185,21 @@ impl Run<'_, '_> {
             }
         }
         None
+    }
+
+    /// Whether a cut node of remaining `depth` with static evaluation `eval` is likely to fail
+    /// high (under [`super::Params::fail_high_reduction`]): the evaluation beats `beta` by the
+    /// fail-high margin, in a calm position as for the evaluation's pruning (no four just
+    /// played, no open four for the opponent to make), and neither bound is a win.
+    fn likely_fail_high(&self, depth: i32, eval: i32, beta: i32, ply: usize) -> bool {
+        let p = &self.params;
+        p.fail_high_reduction
+            && !self.stack[ply].after_four
+            && eval < WIN_MIN
+            && beta > -WIN_MIN
+            && beta < WIN_MIN
+            && eval >= beta + p.fail_high_margin(depth)
+            && !(self.pos).has_at_least(self.pos.side_to_move().opponent(), Threat::OpenFour)
     }
 
     /// What is known beforehand of a node: its best move, and its value when known to at least

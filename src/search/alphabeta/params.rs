@@ -108,8 +108,23 @@ crate::declare_settings! {
         prunable_rank: u8 = 7, "BANGO_TUNE_PRUNABLE_RANK";
         /// Move-count pruning keeps `late_move_base + depth²` prunable moves of a non-PV node...
         late_move_base: i32 = 3, "BANGO_TUNE_LATE_MOVE_BASE";
-        /// ...and never more than this many, at any depth.
+        /// ...and never more than this many, at any depth...
         max_quiet_moves: i32 = 10, "BANGO_TUNE_MAX_QUIET_MOVES";
+        /// ...and this percentage of that where the side to move is not improving (its static
+        /// evaluation no better than at its last turn); 100 = the same count either way
+        /// (changes values below 100).
+        mcp_not_improving_percent: i32 = 100, "BANGO_TUNE_MCP_NOT_IMPROVING";
+        /// Fail-high reduction: at a cut node (a non-PV node expected to fail high) whose
+        /// static evaluation beats beta by [`Params::fail_high_margin`] in a calm position,
+        /// every move below an own four is searched a ply shallower (changes values).
+        fail_high_reduction: bool = false, "BANGO_FHR";
+        /// The fail-high reduction's margin over beta at remaining depth 0...
+        fhr_base: i32 = -40, "BANGO_TUNE_FHR_BASE";
+        /// ...and its growth a ply (Rapfi's -9 + 15 d at its 200 units a logit, here 900).
+        fhr_per_ply: i32 = 67, "BANGO_TUNE_FHR_PER_PLY";
+        /// Late move reductions reduce a reducible move this many plies more at a cut node
+        /// (killers are never reducible); 0 = no difference (changes values).
+        lmr_cut_node: i32 = 0, "BANGO_TUNE_LMR_CUT_NODE";
         /// History with gravity: a refutation's bonus and a malus for the moves searched before
         /// it, both bounded, and the history weighing in the order by
         /// [`Params::history_weight`] (changes values; see `alphabeta::history`; with
@@ -235,12 +250,24 @@ impl Params {
         }
     }
 
-    /// Move-count pruning: at a non-PV node of remaining depth `depth`, prunable moves after this
-    /// many are not searched. Only moves of rank at most [`Params::prunable_rank`] that are not
+    /// Move-count pruning: at a non-PV node of remaining depth `depth`, where the side to move
+    /// is `improving` or not, prunable moves after this many are not searched (at least one). Only moves of rank at most [`Params::prunable_rank`] that are not
     /// killers are prunable; the table move is searched first.
     #[inline]
-    pub fn late_move_count(&self, depth: i32) -> usize {
-        (self.late_move_base + depth * depth).min(self.max_quiet_moves) as usize
+    pub fn late_move_count(&self, depth: i32, improving: bool) -> usize {
+        let count = (self.late_move_base + depth * depth).min(self.max_quiet_moves);
+        if improving {
+            count as usize
+        } else {
+            (count * self.mcp_not_improving_percent / 100).max(1) as usize
+        }
+    }
+
+    /// How far a cut node's static evaluation must beat beta at remaining depth `depth` for
+    /// the fail-high reduction.
+    #[inline]
+    pub fn fail_high_margin(&self, depth: i32) -> i32 {
+        self.fhr_base + self.fhr_per_ply * depth
     }
 }
 
@@ -300,7 +327,8 @@ mod tests {
         assert_eq!(p.lmr_reduction(8, 8, false), 3);
         // Never below one ply.
         assert_eq!(p.lmr_reduction(2, 3, true), 1);
-        assert_eq!(p.late_move_count(1), 4);
+        assert_eq!(p.late_move_count(1, true), 4);
+        assert_eq!(p.late_move_count(1, false), 4);
         // The policy's share: a ply per 256 units below the best, at most two, never negative.
         let p = Params {
             lmr_policy_unit: 256,
@@ -317,7 +345,20 @@ mod tests {
             ..p
         };
         assert_eq!(off.policy_reduction(100_000), 0);
-        assert_eq!(p.late_move_count(5), 10);
+        assert_eq!(p.late_move_count(5, false), 10);
+        // Not improving: the percentage of the count, never below one.
+        let p = Params {
+            mcp_not_improving_percent: 50,
+            ..p
+        };
+        assert_eq!(p.late_move_count(5, true), 10);
+        assert_eq!(p.late_move_count(5, false), 5);
+        assert_eq!(p.late_move_count(1, false), 2);
+        let p = Params {
+            mcp_not_improving_percent: 0,
+            ..p
+        };
+        assert_eq!(p.late_move_count(1, false), 1);
     }
 
     #[test]
@@ -341,5 +382,8 @@ mod tests {
         assert_eq!(p.raised_alpha_reduction(5, false), 0);
         assert_eq!(p.raised_alpha_reduction(2, true), 0);
         assert_eq!(p.raised_alpha_reduction(12, true), 0);
+        // The fail-high margin: -40 + 67 d.
+        assert_eq!(p.fail_high_margin(0), -40);
+        assert_eq!(p.fail_high_margin(3), 161);
     }
 }

@@ -85,8 +85,11 @@ impl Run<'_, '_> {
             .has_at_least(self.pos.side_to_move().opponent(), Threat::Five);
         self.stack[0].after_four = after_four;
         self.stack[0].static_eval = self.evaluate();
+        // The root is a PV node: no move-count pruning and no fail-high reduction read these.
+        self.stack[0].improving = false;
+        self.stack[0].likely_fail_high = false;
         let key = self.pos.key();
-        let best = self.search_moves::<true>(&mut moves, depth, alpha, beta, 0, true, key);
+        let best = self.search_moves::<true>(&mut moves, depth, alpha, beta, 0, true, false, key);
         self.stack[0].moves = moves;
         best
     }

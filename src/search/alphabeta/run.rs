@@ -65,6 +65,11 @@ pub(super) struct Frame {
     /// The node's opponent has a five to make: the move that led here was a four (or the
     /// node is lost).
     pub after_four: bool,
+    /// The side to move evaluates better than at its last turn (two plies up).
+    pub improving: bool,
+    /// A cut node whose evaluation beats beta by the fail-high margin: its moves below an own
+    /// four are searched a ply shallower ([`super::Params::fail_high_reduction`]).
+    pub likely_fail_high: bool,
     /// The principal variation from this ply: `pv[ply..pv_len]`.
     pub pv: [Pos; MAX_PLY + 2],
     /// Where this ply's principal variation ends.
@@ -86,6 +91,8 @@ impl Frame {
             killers: [None; 2],
             static_eval: 0,
             after_four: false,
+            improving: false,
+            likely_fail_high: false,
             pv: [Pos(0); MAX_PLY + 2],
             pv_len: 0,
             moves: Vec::with_capacity(64),
