@@ -68,6 +68,20 @@ fn penalty(p: &[f64], anchor: &[f64], g: &mut [f64], base: f64, resid: f64) -> f
     loss
 }
 
+/// [`penalty`] over the two tables at the front of `p` (attack and defence), each toward its
+/// part of `anchor`, with gradients into the same places of `g`.
+fn two_table_penalty(p: &[f64], anchor: &[f64], g: &mut [f64], base: f64, resid: f64) -> f64 {
+    let (first, second) = g.split_at_mut(TABLE_PARAMS);
+    penalty(p, anchor, first, base, resid)
+        + penalty(
+            &p[TABLE_PARAMS..],
+            &anchor[TABLE_PARAMS..],
+            second,
+            base,
+            resid,
+        )
+}
+
 /// A table's start: the additive part from per-pattern and per-rung values (logits).
 fn start_table(pattern: &[f64; PATTERNS], rung: &[f64; THREATS]) -> Vec<f64> {
     let mut p = vec![0.0; TABLE_PARAMS];
@@ -380,17 +394,7 @@ pub fn fit_eval(train: &[Sample], start: Start, cfg: &FitConfig, log: &dyn Fn(&s
                 loss += cfg.mask_l2 * d * d;
             }
         }
-        let (a, b) = p.split_at(TABLE_PARAMS);
-        let (ga, gb) = g.split_at_mut(TABLE_PARAMS);
-        let (anchor_a, anchor_b) = anchor.split_at(TABLE_PARAMS);
-        loss += penalty(a, anchor_a, ga, cfg.eval_base_l2, cfg.eval_resid_l2);
-        loss += penalty(
-            &b[..TABLE_PARAMS],
-            &anchor_b[..TABLE_PARAMS],
-            gb,
-            cfg.eval_base_l2,
-            cfg.eval_resid_l2,
-        );
+        loss += two_table_penalty(&p, &anchor, &mut g, cfg.eval_base_l2, cfg.eval_resid_l2);
         if step % 250 == 0 {
             log(&format!("eval step {step}: loss {loss:.5}"));
         }
@@ -477,17 +481,7 @@ pub fn fit_policy(
         loss /= count;
         reduce(&ga, &shape, &mut g[..TABLE_PARAMS]);
         reduce(&gd, &shape, &mut g[TABLE_PARAMS..near_at]);
-        let (a, b) = p.split_at(TABLE_PARAMS);
-        let (g1, g2) = g.split_at_mut(TABLE_PARAMS);
-        let (anchor_a, anchor_b) = anchor.split_at(TABLE_PARAMS);
-        loss += penalty(a, anchor_a, g1, cfg.policy_base_l2, cfg.policy_resid_l2);
-        loss += penalty(
-            &b[..TABLE_PARAMS],
-            &anchor_b[..TABLE_PARAMS],
-            g2,
-            cfg.policy_base_l2,
-            cfg.policy_resid_l2,
-        );
+        loss += two_table_penalty(&p, &anchor, &mut g, cfg.policy_base_l2, cfg.policy_resid_l2);
         if step % 250 == 0 {
             log(&format!("policy step {step}: loss {loss:.5}"));
         }
