@@ -4,7 +4,9 @@
 //!
 //! # Files ([`WeightFile`]) and sets ([`WeightSet`])
 //! Each embedded file is one [`Weights`]: `freestyle.txt` (the evaluation and policy fitted by
-//! `train fit` to freestyle data) and `classic.txt` (the hand-set values, `train classic`).
+//! `train fit` to freestyle data), `renju.txt` (fitted to renju self-play labelled by a strong
+//! engine, starting from and held near the freestyle fit; one file for both colours) and
+//! `classic.txt` (the hand-set values, `train classic`).
 //! A set says which file each rule reads:
 //! - `fitted` (the default): the fit of the game's rule, the freestyle fit for a rule that has
 //!   none of its own yet;
@@ -62,11 +64,17 @@ pub enum WeightFile {
     Freestyle,
     /// `weights/classic.txt`: the hand-set values.
     Classic,
+    /// `weights/renju.txt`: fitted to renju data.
+    Renju,
 }
 
 impl WeightFile {
     /// Every file, in [`WeightFile::index`] order.
-    pub const ALL: [WeightFile; 2] = [WeightFile::Freestyle, WeightFile::Classic];
+    pub const ALL: [WeightFile; 3] = [
+        WeightFile::Freestyle,
+        WeightFile::Classic,
+        WeightFile::Renju,
+    ];
 
     /// Its place in [`WeightFile::ALL`] (for per-file caches).
     #[inline]
@@ -82,6 +90,7 @@ impl WeightFile {
             let text = match self {
                 WeightFile::Freestyle => include_str!("weights/freestyle.txt"),
                 WeightFile::Classic => include_str!("weights/classic.txt"),
+                WeightFile::Renju => include_str!("weights/renju.txt"),
             };
             Weights::parse(text).expect("the embedded weights parse (checked by a test)")
         })
@@ -136,7 +145,8 @@ impl WeightSet {
         match (self, rule) {
             (WeightSet::Classic, _) => WeightFile::Classic,
             (WeightSet::Freestyle, _) => WeightFile::Freestyle,
-            // No rule has a fit of its own yet.
+            (WeightSet::Fitted, Rule::Renju) => WeightFile::Renju,
+            // Standard and caro have no fit of their own yet.
             (WeightSet::Fitted, _) => WeightFile::Freestyle,
         }
     }
@@ -487,7 +497,14 @@ mod tests {
                 WeightSet::Fitted.file(Rule::Freestyle, c),
                 WeightFile::Freestyle
             );
+            // Renju reads its own fit under `fitted` only.
+            assert_eq!(WeightSet::Fitted.file(Rule::Renju, c), WeightFile::Renju);
+            assert_eq!(
+                WeightSet::Fitted.file(Rule::Standard, c),
+                WeightFile::Freestyle
+            );
         }
+        assert_ne!(WeightFile::Renju.weights(), WeightFile::Freestyle.weights());
     }
 
     /// A rung mask has a bit per rung present, its top is the highest, and the index keeps the
