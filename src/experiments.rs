@@ -293,6 +293,32 @@
 //! (0.679 to 0.839) of one worker's time, where 108ee85, run next in the same way, takes 0.774
 //! (0.660 to 0.906): lazy SMP pays as before.
 //!
+//! ## Cut nodes (issue 44, item 3; none kept)
+//!
+//! The node function now knows its kind: besides `pv_node`, a `cut_node` flag (a non-PV node
+//! expected to fail high) passed down as the engines this follows do (a reduced scout's child is
+//! a cut node, any other child takes the opposite kind of its node, PV children none). Alone it
+//! changes nothing (bench signature 166285, the pinned node counts equal). Three uses, each a
+//! switch off by default, played against the same build with them off (a27183c), `arena
+//! --games 200 --tc-turn 300 --concurrency 1 --openings ../shared/data/openings-freestyle-15.txt
+//! --shuffle`, two arenas at once:
+//! - `BANGO_FHR` (fail-high reduction): at a cut node whose static evaluation beats beta by
+//!   `-40 + 67 d` (Rapfi's `-9 + 15 d` at its 200 units a logit) in a calm position, every
+//!   move below an own four a ply shallower. Bench signature 163180. Seed 101: +90 −100 =10,
+//!   −17.4 ± 47.3.
+//! - `BANGO_TUNE_MCP_NOT_IMPROVING=50` (move-count pruning keeps half as many moves where the
+//!   side to move is not improving, in the spirit of Rapfi's count / (2 − improving)). Bench
+//!   signature 154528. Seed 102: +46 −77 =9 after 132 games, −83 ± 59, stopped (lost).
+//! - `BANGO_TUNE_LMR_CUT_NODE=1` (a reducible move at a cut node one ply more; killers are not
+//!   reducible here). Bench signature 167763. Seed 103: +93 −99 =8, −10.4 ± 47.5.
+//!
+//! None gains in self-play, so none went to Rapfi; the flag and the switches stay (off) for the
+//! table-driven steps that read a node's kind (item 4's singular extension, Rapfi's futility
+//! margin at cut nodes without a table hit). A reading: bango's move-count pruning and
+//! reductions are already steeper than Rapfi's at shallow depth (its prunable moves are the
+//! quiet ones and threats below a four-three, at most 10), so the extra selectivity reaches moves
+//! that matter.
+//!
 //! ## Extensions of forced replies
 //!
 //! Two extensions of forced replies are built and **off by default**
