@@ -626,8 +626,11 @@
 //! with the freestyle file alone, as above with `--seed 96` and `97`, two at once: +108 −87 =5 and
 //! +114 −86 =0; 400 games, **+222 −173 =5, +42.8 ± 34.2 Elo**, the interval's lower end above 0.
 //! Embedded as `weights/renju.txt`, which `fitted` reads under renju (`freestyle` keeps the old
-//! behaviour for a match); bench signature 166285 -> 162887 (its renju positions). Not yet
-//! measured: against Rapfi under renju at 1 s (the 20%), and per-colour files.
+//! behaviour for a match); bench signature 166285 -> 162887 (its renju positions). Against
+//! Rapfi (built-in, 64 MiB) under renju at 1 s a move, the same openings, `--seed 98`: +4 −67
+//! =0 after 71 games, 5.6% (stopped for time; the team lead measured 6% before it): the fit
+//! gains on bango's own renju play, not yet against the strong engine's attacks. Per-colour
+//! files are not tried yet.
 //!
 //! # Solver
 //!
