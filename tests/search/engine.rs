@@ -397,12 +397,7 @@ fn eval_pruning_takes_nodes_out() {
 /// entries. (Quiet moves alone are too rare a cut-off at depth 7 to move these counts.)
 #[test]
 fn history_switches_change_the_search_deterministically() {
-    let nodes = |params: Params| -> Vec<u64> {
-        midgame(6)
-            .iter()
-            .map(|b| search(b, Rule::Freestyle, 7, params).nodes)
-            .collect()
-    };
+    let nodes = depth7_nodes;
     let classic = Params {
         history_gravity: false,
         history_threats: false,
@@ -474,12 +469,7 @@ fn history_switches_change_the_search_deterministically() {
 /// are the pinned ones ([`node_counts_are_pinned`]).
 #[test]
 fn cut_node_switches_change_the_search_deterministically() {
-    let nodes = |params: Params| -> Vec<u64> {
-        midgame(6)
-            .iter()
-            .map(|b| search(b, Rule::Freestyle, 7, params).nodes)
-            .collect()
-    };
+    let nodes = depth7_nodes;
     let base = Params::default();
     let plain = nodes(base);
     let total = |v: &[u64]| v.iter().sum::<u64>();
@@ -521,6 +511,15 @@ fn cut_node_switches_change_the_search_deterministically() {
         }
         assert_eq!(nodes(params), got, "{name}: deterministic");
     }
+}
+
+/// The node counts of depth-7 searches with `params` on six middle games (more than the pinned
+/// three, deep enough for switches that act on rare nodes to show).
+fn depth7_nodes(params: Params) -> Vec<u64> {
+    midgame(6)
+        .iter()
+        .map(|b| search(b, Rule::Freestyle, 7, params).nodes)
+        .collect()
 }
 
 /// The node counts of depth-5 searches with `params` on the pinned positions.
