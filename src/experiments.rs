@@ -632,6 +632,50 @@
 //! gains on bango's own renju play, not yet against the strong engine's attacks. Per-colour
 //! files are not tried yet.
 //!
+//! ## Standard's own fit (issue 45, item 4; not kept)
+//!
+//! The renju recipe under standard (exactly five; an overline does not win): three self-play
+//! runs, `train selfplay --rule standard --label-nodes 20000` with `--games 1500 --seed 71`
+//! (746 s, 14999 positions) and `--games 2000 --seed 72`, `73` (1003 s and 939 s beside each
+//! other, 19988 and 19996 positions: 72000-77000 an hour a core), relabelled by Rapfi
+//! (`yardstick label --judge-ms 100 --jobs 2`: 550 s and 740 s, 3 lost), 54979 positions, and
+//! the warm fit held near the freestyle file (`sw2`, 93 s):
+//!
+//! ```sh
+//! pbrain-bango train fit --rule standard --scale 900 --init src/evaluation/weights/freestyle.txt \
+//!   --eval-l2 0.1 --selfplay standard-rapfi.txt --selfplay standard-rapfi2.txt --out standard.txt
+//! ```
+//!
+//! Held-out games (5148 samples): the freestyle file 0.6397, 0.710, 0.716; `sw2` 0.6339, 0.736,
+//! 0.792 (non-mate cross-entropy, Pearson non-mate, Pearson all) — a third of the gain the renju
+//! fit made over the same start. Embedded and played under standard against the same build
+//! reading the freestyle file (`BANGO_WEIGHTS=freestyle`), `arena --rule standard --games 200
+//! --tc-turn 200 --concurrency 1 --openings ../shared/data/openings-freestyle-15.txt --shuffle
+//! --seed 110` and `111`, two at once: +97 −97 =6 and +100 −94 =6; 400 games, **+197 −191 =12,
+//! +5.2 ± 33.6 Elo**: even. Standard differs from freestyle only where a line could become an
+//! overline, which the patterns already read under the rule, so the freestyle fit is as good a
+//! standard evaluation as this data can make; standard keeps reading it. A standard set that
+//! gains would need what the freestyle fit had beyond self-play (a teacher file of standard
+//! positions), or finer features (items 1-2).
+//!
+//! ## Caro's own fit (issue 45, item 4; not kept)
+//!
+//! Rapfi has no caro rule, so caro's labels are bango's own: `train selfplay --rule caro --games
+//! 2000 --label-nodes 20000 --seed 81` and `82` (1023 s and 1018 s beside each other, 19836 and
+//! 19781 positions, 70000 an hour a core), the 20000-node search's score beside the game's
+//! result, and the same warm fit (`cw1`, 68 s: `train fit --rule caro --scale 900 --init
+//! src/evaluation/weights/freestyle.txt --eval-l2 0.1 --selfplay caro-81.txt --selfplay
+//! caro-82.txt`). Held-out games (3866 samples, judged by the same labels): the freestyle file
+//! 0.5525, 0.797, 0.799; `cw1` 0.5320, 0.839, 0.841. Embedded and played under caro against the
+//! build reading the freestyle file, `arena --rule caro --games 200 --tc-turn 200 --concurrency 1
+//! --openings ../shared/data/openings-freestyle-15.txt --shuffle --seed 112` and `113`, two at
+//! once, stopped for time at 264 games: +45 −58 =19 and +64 −65 =13, **+109 −123 =32, −18.4 ±
+//! 39.5 Elo**. The fit learns to agree with bango's own search, which it already nearly did (the
+//! freestyle refits from self-play levelled off the same way, −11 ± 27 for a fourth round): a
+//! caro set that gains needs a stronger judge than bango at 20000 nodes (bango at a much larger
+//! budget, or a caro-capable engine), which this session did not have the hours for. Caro
+//! keeps reading the freestyle file.
+//!
 //! # Solver
 //!
 //! Figures (2-core machine shared with other jobs, load average 8 to 10, wall clock):

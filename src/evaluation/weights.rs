@@ -146,7 +146,8 @@ impl WeightSet {
             (WeightSet::Classic, _) => WeightFile::Classic,
             (WeightSet::Freestyle, _) => WeightFile::Freestyle,
             (WeightSet::Fitted, Rule::Renju) => WeightFile::Renju,
-            // Standard and caro have no fit of their own yet.
+            // Standard and caro have no fit of their own: fits to their self-play played even
+            // with the freestyle file or lost to it (the experiments page, issue 45).
             (WeightSet::Fitted, _) => WeightFile::Freestyle,
         }
     }
