@@ -629,8 +629,20 @@
 //! behaviour for a match); bench signature 166285 -> 162887 (its renju positions). Against
 //! Rapfi (built-in, 64 MiB) under renju at 1 s a move, the same openings, `--seed 98`: +4 −67
 //! =0 after 71 games, 5.6% (stopped for time; the team lead measured 6% before it): the fit
-//! gains on bango's own renju play, not yet against the strong engine's attacks. Per-colour
-//! files are not tried yet.
+//! gains on bango's own renju play, not yet against the strong engine's attacks.
+//!
+//! **Per-colour files (not kept).** The same data fitted per side to move, each warm from
+//! `renju.txt` and held near it (`train fit --rule renju --to-move black|white --scale 900 --init
+//! renju.txt --eval-l2 0.1 --selfplay renju-rapfi.txt --selfplay renju-rapfi2.txt`, 41 s and
+//! 32 s). Held-out games, per colour (non-mate cross-entropy, Pearson non-mate): black, 3230
+//! samples, 0.6549 / 0.692 -> 0.6538 / 0.711; white, 2848 samples, 0.6431 / 0.696 -> 0.6398 /
+//! 0.708 — small gains. Embedded as two files (black to move reads one, white the other) against
+//! the build with the shared file, `arena --rule renju --games 200 --tc-turn 200 --concurrency 1
+//! --openings ../shared/data/openings-renju-15-balanced5.txt --shuffle --seed 114` and `115`,
+//! stopped at 155 games: +27 −55 =4 and +27 −36 =6, **+54 −91 =10, −84.6 ± 54.9 Elo**. Two files
+//! make the evaluation of one side to move a different function from the other's, so scores a
+//! ply apart no longer compare (the tempo terms alone differ by 22 units); the small fit gains do
+//! not pay for that. One file for both colours stays.
 //!
 //! ## Standard's own fit (issue 45, item 4; not kept)
 //!
