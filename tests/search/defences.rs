@@ -10,43 +10,20 @@ use bango::evaluation::movegen::{self, Defences, Scope};
 use bango::evaluation::position::Position;
 use bango::game::board::{Board, Color, Pos};
 use bango::game::pattern::Threat;
-use bango::game::rng::SplitMix64;
-use bango::game::rules::{self, Rule};
+use bango::game::rules::Rule;
 use bango::solver::{find_vcf, Budget, Proof};
 use std::collections::BTreeSet;
 
-/// Positions where the side to move must defend an open three, from random games: each game
-/// starts at the centre and plays random legal cells within two of the stones until a five or
-/// `max_stones`; every position on the way where [`Scope::Defend`] applies is kept.
+use crate::random_games::random_positions;
+
+/// Positions from random games ([`random_positions`]) where the side to move must defend an
+/// open three: the opponent can make an open four and has no five to make.
 fn defend_positions(rule: Rule, games: usize, seed: u64) -> Vec<Board> {
-    let mut rng = SplitMix64::new(seed);
-    let mut out = Vec::new();
-    for _ in 0..games {
-        let mut board = Board::new(15);
-        board.play(Pos::new(7, 7)).unwrap();
-        let max_stones = 12 + rng.below(40) as usize;
-        while board.stone_count() < max_stones {
-            let mut pos = Position::new(&board, rule);
-            let mut moves = Vec::new();
-            let scope = movegen::generate(&mut pos, Defences::Off, &mut moves);
-            if scope == Scope::Win || moves.is_empty() {
-                break;
-            }
-            let me = board.side_to_move();
-            let threatened = movegen::find_usable(&mut pos, me.opponent(), Threat::OpenFour)
-                .is_some()
-                && !pos.has_at_least(me.opponent(), Threat::Five);
-            if threatened {
-                out.push(board.clone());
-            }
-            let q = moves[rng.below(moves.len() as u64) as usize].pos;
-            board.play(q).unwrap();
-            if rules::is_winning_stone(&board, q, rule) {
-                break;
-            }
-        }
-    }
-    out
+    random_positions(rule, games, seed, |board, pos| {
+        let op = board.side_to_move().opponent();
+        movegen::find_usable(pos, op, Threat::OpenFour).is_some()
+            && !pos.has_at_least(op, Threat::Five)
+    })
 }
 
 /// The cells a set holds.
