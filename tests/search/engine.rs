@@ -513,6 +513,55 @@ fn cut_node_switches_change_the_search_deterministically() {
     }
 }
 
+/// Internal iterative reduction and the four-three win, each switched on alone from the
+/// default: each changes what is searched at depth 7 on six middle games and stays
+/// deterministic; the four-three win only ends nodes early, so it searches fewer nodes.
+#[test]
+fn reduction_and_four_three_switches_change_the_search_deterministically() {
+    let nodes = depth7_nodes;
+    let base = Params::default();
+    let plain = nodes(base);
+    let total = |v: &[u64]| v.iter().sum::<u64>();
+    let variants = [
+        (
+            "internal iterative reduction",
+            Params {
+                iir_min_depth: 4,
+                ..base
+            },
+            false,
+        ),
+        (
+            "internal iterative reduction of shallow table moves",
+            Params {
+                iir_tt_gap: 2,
+                ..base
+            },
+            false,
+        ),
+        (
+            "four-three wins",
+            Params {
+                four_three_wins: true,
+                ..base
+            },
+            true,
+        ),
+    ];
+    for (name, params, fewer) in variants {
+        let got = nodes(params);
+        println!("{name}: {got:?} against {plain:?}");
+        assert_ne!(got, plain, "{name}");
+        if fewer {
+            assert!(
+                total(&got) < total(&plain),
+                "{name}: {got:?} against {plain:?}"
+            );
+        }
+        assert_eq!(nodes(params), got, "{name}: deterministic");
+    }
+}
+
 /// The node counts of depth-7 searches with `params` on six middle games (more than the pinned
 /// three, deep enough for switches that act on rare nodes to show).
 fn depth7_nodes(params: Params) -> Vec<u64> {

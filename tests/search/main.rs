@@ -3,6 +3,8 @@
 
 mod defences;
 mod engine;
+mod four_three;
 mod known;
 mod puzzles;
+mod random_games;
 mod smp;

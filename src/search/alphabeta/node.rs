@@ -61,11 +61,11 @@ impl Run<'_, '_> {
         if let Some(s) = known_value {
             return s;
         }
-        let (tt_move, tt_cut) = self.probe(key, depth, alpha, beta, ply, pv_node);
-        if let Some(s) = tt_cut {
+        let advice = self.probe(key, depth, alpha, beta, ply, pv_node);
+        if let Some(s) = advice.cut {
             return s;
         }
-        let tt_move = tt_move.or(known_move);
+        let tt_move = advice.best.or(known_move);
 
         // Step 6. The static evaluation, whether the side to move is improving, and the pruning
         // it allows at non-PV nodes; a cut node far above beta is likely to fail high.
@@ -78,6 +78,16 @@ impl Run<'_, '_> {
                 return s;
             }
         }
+
+        // Step 6b. Internal iterative reduction: without a table move (or with one from a far
+        // shallower search) the order is a guess; a ply less here fills the table for the next
+        // iteration at a fraction of the cost.
+        let tt_gap = match (tt_move, advice.best) {
+            (None, _) => None,
+            (Some(_), Some(_)) => Some(depth - advice.depth),
+            (Some(_), None) => Some(0),
+        };
+        let depth = depth - self.params.iir_reduction(depth, pv_node, cut_node, tt_gap);
 
         // Step 7. Generate once, score once, order by the ladder, table move, killers, history.
         let mut moves = std::mem::take(&mut self.stack[ply].moves);
@@ -229,15 +239,25 @@ impl Run<'_, '_> {
         beta: i32,
         ply: usize,
         pv_node: bool,
-    ) -> (Option<Pos>, Option<i32>) {
+    ) -> TableAdvice {
+        let none = TableAdvice {
+            best: None,
+            depth: 0,
+            cut: None,
+        };
         if !self.params.tt {
-            return (None, None);
+            return none;
         }
         let Some(e) = self.ctx.tt.probe(key) else {
-            return (None, None);
+            return none;
         };
-        if pv_node || (e.depth as i32) < depth {
-            return (e.best, None);
+        let advice = TableAdvice {
+            best: e.best,
+            depth: e.depth as i32,
+            cut: None,
+        };
+        if pv_node || advice.depth < depth {
+            return advice;
         }
         let s = from_tt(e.score, ply);
         let cut = match e.bound {
@@ -245,6 +265,19 @@ impl Run<'_, '_> {
             Bound::Lower => s >= beta,
             Bound::Upper => s <= alpha,
         };
-        (e.best, cut.then_some(s))
+        TableAdvice {
+            cut: cut.then_some(s),
+            ..advice
+        }
     }
+}
+
+/// What the transposition table says of a node.
+struct TableAdvice {
+    /// The entry's best move, if any.
+    best: Option<Pos>,
+    /// The remaining depth the entry was searched to (0 without an entry).
+    depth: i32,
+    /// The entry's score, when a deep enough bound settles the window.
+    cut: Option<i32>,
 }

@@ -127,6 +127,20 @@ crate::declare_settings! {
         /// (killers are never reducible); 0 = no difference (changes values; 1 even in
         /// self-play, −10.4 ± 47.5 Elo).
         lmr_cut_node: i32 = 0, "BANGO_TUNE_LMR_CUT_NODE";
+        /// A four-three to make wins in 5 when the opponent has no four to make (the forced
+        /// block of the four cannot make one, and the open four that follows cannot be met):
+        /// the node returns the win without a search. Not under caro, nor for renju's black,
+        /// whose open four may be forbidden (changes values).
+        four_three_wins: bool = false, "BANGO_FOUR_THREE_WINS";
+        /// Internal iterative reduction: a PV or cut node of at least this remaining depth
+        /// with no table move (and no known one) is searched a ply shallower, since its move
+        /// order is a guess and a shallower search fills the table for the next iteration;
+        /// 0 = never (changes values).
+        iir_min_depth: i32 = 0, "BANGO_TUNE_IIR_MIN_DEPTH";
+        /// Internal iterative reduction of a PV node whose table move comes from an entry at
+        /// least this many plies shallower than the node: a ply less, as Rapfi's 0.28 ply per
+        /// ply of gap rounds at integer depth; 0 = never (changes values).
+        iir_tt_gap: i32 = 0, "BANGO_TUNE_IIR_TT_GAP";
         /// History with gravity: a refutation's bonus and a malus for the moves searched before
         /// it, both bounded, and the history weighing in the order by
         /// [`Params::history_weight`] (changes values; see `alphabeta::history`; with
@@ -265,6 +279,27 @@ impl Params {
         }
     }
 
+    /// Internal iterative reduction at a node of remaining `depth`: one ply for a PV or cut
+    /// node without a table move from [`Params::iir_min_depth`] on, and for a PV node whose
+    /// table move's entry is `tt_gap` or more plies shallower ([`Params::iir_tt_gap`]);
+    /// otherwise none.
+    #[inline]
+    pub fn iir_reduction(
+        &self,
+        depth: i32,
+        pv_node: bool,
+        cut_node: bool,
+        tt_gap: Option<i32>,
+    ) -> i32 {
+        let without_move = self.iir_min_depth > 0
+            && depth >= self.iir_min_depth
+            && (pv_node || cut_node)
+            && tt_gap.is_none();
+        let shallow_move =
+            self.iir_tt_gap > 0 && pv_node && tt_gap.is_some_and(|g| g >= self.iir_tt_gap);
+        i32::from(without_move || shallow_move)
+    }
+
     /// How far a cut node's static evaluation must beat beta at remaining depth `depth` for
     /// the fail-high reduction.
     #[inline]
@@ -384,6 +419,21 @@ mod tests {
         assert_eq!(p.raised_alpha_reduction(5, false), 0);
         assert_eq!(p.raised_alpha_reduction(2, true), 0);
         assert_eq!(p.raised_alpha_reduction(12, true), 0);
+        // Internal iterative reduction: off by default; on, a ply at PV and cut nodes without
+        // a table move from its depth, and at PV nodes whose table entry is far shallower.
+        assert_eq!(p.iir_reduction(9, true, false, None), 0);
+        let iir = Params {
+            iir_min_depth: 4,
+            iir_tt_gap: 4,
+            ..p
+        };
+        assert_eq!(iir.iir_reduction(4, true, false, None), 1);
+        assert_eq!(iir.iir_reduction(4, false, true, None), 1);
+        assert_eq!(iir.iir_reduction(4, false, false, None), 0);
+        assert_eq!(iir.iir_reduction(3, true, false, None), 0);
+        assert_eq!(iir.iir_reduction(9, true, false, Some(4)), 1);
+        assert_eq!(iir.iir_reduction(9, true, false, Some(3)), 0);
+        assert_eq!(iir.iir_reduction(9, false, true, Some(8)), 0);
         // The fail-high margin: -40 + 67 d.
         assert_eq!(p.fail_high_margin(0), -40);
         assert_eq!(p.fail_high_margin(3), 161);
