@@ -319,6 +319,36 @@
 //! quiet ones and threats below a four-three, at most 10), so the extra selectivity reaches moves
 //! that matter.
 //!
+//! ## Internal iterative reduction and the four-three win (issue 44, item 4; not kept)
+//!
+//! Two switches, off by default (a5bfa73; bench signature unchanged), played against the same
+//! build with them off, `arena --games 200 --tc-turn 200 --concurrency 1 --openings
+//! ../shared/data/openings-freestyle-15.txt --shuffle`, two arenas at once:
+//! - `BANGO_TUNE_IIR_MIN_DEPTH=4` (internal iterative reduction: a PV or cut node of
+//!   remaining depth 4 or more without a table move is searched a ply shallower). `bench
+//!   --movetime 1000`, one run after another: mean depth 15.5 -> 15.9 (nodes per second
+//!   1.26 M -> 1.17 M); bench signature 170988. Seed 120: +104 −85 =11, +33.1 ± 47.3; seed
+//!   123: +103 −89 =8, +24.4 ± 47.6; **400 games +207 −174 =19, about +29 ± 34**.
+//! - The same with `BANGO_TUNE_IIR_TT_GAP=4` (a PV node whose table entry is 4 or more plies
+//!   shallower also loses a ply, Rapfi's 0.28 ply a ply of gap rounded to whole plies): mean
+//!   depth 16.0; seed 121: +97 −93 =10, +6.9 ± 47.2.
+//! - `BANGO_FOUR_THREE_WINS` (a four-three to make wins in 5 when the opponent has no four to
+//!   make, Rapfi's fourth immediate result; not under caro nor for renju's black; checked on
+//!   every such position of 1200 random games by `tests/search/four_three.rs`): bench
+//!   signature 162125. Seed 122: +89 −98 =13, −15.6 ± 46.9.
+//!
+//! Against Rapfi (built-in, 64 MiB, 300 ms a move, 60 games a seed, the two builds side by
+//! side, two arenas at once):
+//!
+//! | build | seed 21 | seed 22 | seed 23 | seed 24 | games |
+//! |---|---|---|---|---|---|
+//! | a5bfa73 (the default) | +14 −45 =1 | +11 −47 =2 | +16 −44 =0 | +14 −46 =0 | +55 −182 =3, 23.5% |
+//! | internal iterative reduction from depth 4 | +16 −44 =0 | +12 −47 =1 | +12 −46 =2 | +4 −42 =1 (47, stopped) | +44 −179 =4, 20.3% |
+//!
+//! The reduction gains a little in self-play and nothing against Rapfi: a ply less where the
+//! order is a guess is a ply less where bango's decisive mistakes are made. Neither switch is
+//! kept on; both stay as tunables for the tuner and for a table that carries more.
+//!
 //! ## Extensions of forced replies
 //!
 //! Two extensions of forced replies are built and **off by default**
