@@ -349,6 +349,21 @@
 //! order is a guess is a ply less where bango's decisive mistakes are made. Neither switch is
 //! kept on; both stay as tunables for the tuner and for a table that carries more.
 //!
+//! ## The tuner on the pruning margins (issue 44, item 12; not adopted)
+//!
+//! `pbrain-bango tune --iterations 700 --games 2 --nodes 40000 --concurrency 2 --openings
+//! ../shared/data/openings-freestyle-15.txt --seed 5` over `BANGO_TUNE_RFP_MARGIN start=160
+//! c=24 min=60 max=400`, `BANGO_TUNE_RAZOR_BASE start=70 c=20 min=0 max=300` and
+//! `BANGO_TUNE_RAZOR_PER_PLY start=50 c=15 min=0 max=200`: 1400 games in 18.5 minutes (129
+//! iterations won by the + side, 142 by the − side, 429 even), ending at futility 166 a ply and
+//! razoring 4 + 58 d (62 at depth 1, 120 at depth 2, against 120 and 170); bench signature
+//! 169920. Against the defaults at 200 ms, 200 games a seed, two at once: seed 124 +101 −92 =7,
+//! seed 125 +96 −90 =14, **400 games +197 −182 =21, about +13 ± 33**; against Rapfi (300 ms,
+//! seeds 21 and 22, two at once) +12 −46 =2 and +10 −50 =0, 19.2%, where the default scored
+//! +25 −92 =3 (22.1%) on the same openings that session. Inside the noise both ways: the
+//! defaults stay. Two-game iterations at a fixed node count are mostly split pairs (each side
+//! wins as black); a run that resolves margins to ±10 Elo needs hours of games.
+//!
 //! ## Extensions of forced replies
 //!
 //! Two extensions of forced replies are built and **off by default**
