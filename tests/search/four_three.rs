@@ -18,8 +18,8 @@ fn four_three_positions(rule: Rule, games: usize, seed: u64) -> Vec<Board> {
     random_positions(rule, games, seed, |board, pos| {
         let me = board.side_to_move();
         let op = me.opponent();
-        !(rule == Rule::Renju && me == Color::Black)
-            && !pos.has_at_least(op, Threat::Four)
+        let renju_black = rule == Rule::Renju && me == Color::Black;
+        !(renju_black || pos.has_at_least(op, Threat::Four))
             && movegen::find_usable(pos, me, Threat::OpenFour).is_none()
             && movegen::find_usable(pos, me, Threat::FourThree).is_some()
     })
