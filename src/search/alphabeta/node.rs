@@ -85,6 +85,7 @@ impl Run<'_, '_> {
         let tt_gap = match (tt_move, advice.best) {
             (None, _) => None,
             (Some(_), Some(_)) => Some(depth - advice.depth),
+            // A known move alone (an analyst's database) counts as a table move of this depth.
             (Some(_), None) => Some(0),
         };
         let depth = depth - self.params.iir_reduction(depth, pv_node, cut_node, tt_gap);
