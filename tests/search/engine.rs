@@ -469,10 +469,7 @@ fn history_switches_change_the_search_deterministically() {
 /// are the pinned ones ([`node_counts_are_pinned`]).
 #[test]
 fn cut_node_switches_change_the_search_deterministically() {
-    let nodes = depth7_nodes;
     let base = Params::default();
-    let plain = nodes(base);
-    let total = |v: &[u64]| v.iter().sum::<u64>();
     let variants = [
         (
             "fail-high reduction",
@@ -499,18 +496,7 @@ fn cut_node_switches_change_the_search_deterministically() {
             false,
         ),
     ];
-    for (name, params, fewer) in variants {
-        let got = nodes(params);
-        println!("{name}: {got:?} against {plain:?}");
-        assert_ne!(got, plain, "{name}");
-        if fewer {
-            assert!(
-                total(&got) < total(&plain),
-                "{name}: {got:?} against {plain:?}"
-            );
-        }
-        assert_eq!(nodes(params), got, "{name}: deterministic");
-    }
+    switches_change_the_search(&variants);
 }
 
 /// Internal iterative reduction and the four-three win, each switched on alone from the
@@ -518,10 +504,7 @@ fn cut_node_switches_change_the_search_deterministically() {
 /// deterministic; the four-three win only ends nodes early, so it searches fewer nodes.
 #[test]
 fn reduction_and_four_three_switches_change_the_search_deterministically() {
-    let nodes = depth7_nodes;
     let base = Params::default();
-    let plain = nodes(base);
-    let total = |v: &[u64]| v.iter().sum::<u64>();
     let variants = [
         (
             "internal iterative reduction",
@@ -548,8 +531,16 @@ fn reduction_and_four_three_switches_change_the_search_deterministically() {
             true,
         ),
     ];
-    for (name, params, fewer) in variants {
-        let got = nodes(params);
+    switches_change_the_search(&variants);
+}
+
+/// Each switch set of `variants` (a name, the parameters, whether it must search fewer nodes)
+/// changes the depth-7 node counts of six middle games from the default's, and repeats them.
+fn switches_change_the_search(variants: &[(&str, Params, bool)]) {
+    let plain = depth7_nodes(Params::default());
+    let total = |v: &[u64]| v.iter().sum::<u64>();
+    for &(name, params, fewer) in variants {
+        let got = depth7_nodes(params);
         println!("{name}: {got:?} against {plain:?}");
         assert_ne!(got, plain, "{name}");
         if fewer {
@@ -558,7 +549,7 @@ fn reduction_and_four_three_switches_change_the_search_deterministically() {
                 "{name}: {got:?} against {plain:?}"
             );
         }
-        assert_eq!(nodes(params), got, "{name}: deterministic");
+        assert_eq!(depth7_nodes(params), got, "{name}: deterministic");
     }
 }
 
