@@ -14,10 +14,10 @@ fn bench(c: &mut Criterion) {
     for rule in [Rule::Freestyle, Rule::Renju] {
         let mut pos = Position::new(&puzzles[10].board().unwrap(), rule);
         let mut moves = Vec::new();
-        movegen::generate(&mut pos, movegen::Defences::Wide, &mut moves);
+        movegen::generate(&mut pos, movegen::Defences::WIDE, &mut moves);
         group.throughput(Throughput::Elements(moves.len() as u64));
         group.bench_function(format!("generate/{rule}"), |b| {
-            b.iter(|| movegen::generate(&mut pos, movegen::Defences::Wide, &mut moves))
+            b.iter(|| movegen::generate(&mut pos, movegen::Defences::WIDE, &mut moves))
         });
     }
     group.finish();

@@ -13,7 +13,7 @@
 //! # Which cells ([`Scope`])
 //! - The mover has a five to make: only those cells ([`Scope::Win`]).
 //! - The opponent has a five to make: only its five points, the forced blocks ([`Scope::Block`]).
-//! - With [`Defences::Wide`] or [`Defences::Exact`], the opponent has an open four to make (an
+//! - With [`OpenThree::Wide`] or [`OpenThree::Exact`], the opponent has an open four to make (an
 //!   open three on the board): only the mover's fours and the defences ([`Scope::Defend`]). Any
 //!   other move lets the open four come and loses (after an open four only a five saves the
 //!   mover, and a move that threatens one is a four, which is kept). `Wide` takes every cell
@@ -25,6 +25,13 @@
 //!   so a cell beyond a three's end can hold where the opponent makes no four, and the open
 //!   four rung does not see that far; caro nodes are not restricted. The completeness of both sets is tested against the VCF solver in
 //!   `tests/search/defences.rs`.
+//! - With [`Defences::four_three`], the opponent has no open four but a four-three to make that
+//!   wins in 5 (the mover has no four to make; not under caro, nor for renju's black): only
+//!   the mover's fours and the moves after which that win is gone ([`Scope::DefendFourThree`]):
+//!   its point, the cells that break its four or its three, and the moves that give the mover
+//!   a four to make (each tried by make and unmake). Any other move loses to the four-three,
+//!   the block of its four and the open four. When nothing is left the node is lost; it falls
+//!   back to every move. Tested against the VCF solver like the open three's sets.
 //! - Otherwise every empty cell within Chebyshev distance 2 of a stone ([`Scope::All`]).
 //!
 //! Renju forbidden points are never generated for black (only suspects are checked, and the
@@ -34,7 +41,7 @@
 use crate::evaluation::position::Position;
 use crate::evaluation::weights;
 use crate::game::board::{Color, Pos};
-use crate::game::pattern::{Pattern, Threat};
+use crate::game::pattern::{Pattern, Threat, HALF};
 use crate::game::rules::Rule;
 
 /// A generated move with its ladder rank and static value.
@@ -60,13 +67,41 @@ pub const OWN_FOUR_RANK: u8 = 2 * Threat::Four as u8 + 1;
 
 /// How a node facing an open three restricts its moves (see the module docs).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Defences {
+pub enum OpenThree {
     /// No restriction.
     Off,
     /// Own fours and every cell where the opponent would make a four.
     Wide,
     /// Own fours and the cells after which the opponent has no open four to make.
     Exact,
+}
+
+/// How a node facing the opponent's threats restricts its moves (see the module docs).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Defences {
+    /// Against an open three (the opponent has an open four to make).
+    pub open_three: OpenThree,
+    /// Against a four-three point (the opponent has one and no open four to make): only own
+    /// fours and the moves after which it no longer wins in 5 ([`Scope::DefendFourThree`]).
+    pub four_three: bool,
+}
+
+impl Defences {
+    /// No restriction.
+    pub const OFF: Defences = Defences {
+        open_three: OpenThree::Off,
+        four_three: false,
+    };
+    /// The wide defences against an open three, nothing against a four-three.
+    pub const WIDE: Defences = Defences {
+        open_three: OpenThree::Wide,
+        four_three: false,
+    };
+    /// The exact defences against an open three, nothing against a four-three.
+    pub const EXACT: Defences = Defences {
+        open_three: OpenThree::Exact,
+        four_three: false,
+    };
 }
 
 /// Which cells a node considers (see the module docs).
@@ -78,6 +113,8 @@ pub enum Scope {
     Block,
     /// Own fours and the defences against the opponent's open threes.
     Defend,
+    /// Own fours and the defences against the opponent's four-three points.
+    DefendFourThree,
     /// Everything near the stones.
     All,
 }
@@ -139,10 +176,16 @@ pub fn generate(pos: &mut Position, defences: Defences, out: &mut Vec<Move>) -> 
     // Under caro a five blocked at both ends does not win, so whether a four is open depends on
     // cells beyond the pattern window (a stone four cells past a three's end can hold): the
     // rung is not exact enough to prune on, and caro nodes are not restricted.
-    let defend = defences != Defences::Off
+    let defend = defences.open_three != OpenThree::Off
         && pos.rule() != Rule::Caro
         && find_usable(pos, op, Threat::OpenFour).is_some();
-    let mut exact = defend && defences == Defences::Exact;
+    let mut exact = defend && defences.open_three == OpenThree::Exact;
+    let mut four_three = if !defend && defences.four_three {
+        winning_four_three(pos, me)
+    } else {
+        None
+    };
+    let parry = four_three.is_some();
     loop {
         for q in cells.iter() {
             if !pos.is_legal_for(q, me) {
@@ -156,18 +199,64 @@ pub fn generate(pos: &mut Position, defences: Defences, out: &mut Vec<Move>) -> 
                     continue;
                 }
             }
+            if let Some(point) = four_three {
+                if pos.info(q, me).threat < Threat::Four && !parries_four_three(pos, q, point) {
+                    continue;
+                }
+            }
             out.push(make_move(pos, q, me, &recent));
         }
-        if !(exact && out.is_empty()) {
+        if !((exact || four_three.is_some()) && out.is_empty()) {
             break;
         }
         exact = false;
+        four_three = None;
     }
     if defend {
         Scope::Defend
+    } else if parry {
+        Scope::DefendFourThree
     } else {
         Scope::All
     }
+}
+
+/// An opponent's usable four-three point that wins in 5 against the side to move `me`, if
+/// there is one: `me` has no four to make (so the forced block of the opponent's four cannot
+/// be one, nor any later move), and the rule is one where the four-three's open four wins
+/// (not caro, whose five may be blocked at both ends, nor renju's black, whose open four may
+/// be forbidden). The rule is the search's four-three win, checked on every such position of
+/// 1200 random games by `tests/search/four_three.rs`.
+fn winning_four_three(pos: &mut Position, me: Color) -> Option<Pos> {
+    let op = me.opponent();
+    let rule = pos.rule();
+    if rule == Rule::Caro
+        || (rule == Rule::Renju && op == Color::Black)
+        || pos.has_at_least(me, Threat::Four)
+    {
+        return None;
+    }
+    find_usable(pos, op, Threat::FourThree)
+}
+
+/// Whether the side to move playing `q` (not a four) leaves the opponent without a four-three
+/// that wins in 5 ([`winning_four_three`]); `point` is one of the opponent's four-three points.
+/// Only two kinds of move can: one in the pattern window of `point` on one of its lines (a
+/// stone elsewhere leaves its patterns, so its four-three, as they are), and one that gives
+/// the mover a four to make (its new four's line runs through `q`, so `q` makes a three of
+/// some kind there: a pattern of `B3` or better). Any other move is skipped without the make
+/// and unmake that decide.
+fn parries_four_three(pos: &mut Position, q: Pos, point: Pos) -> bool {
+    let me = pos.side_to_move();
+    let (dx, dy) = (q.x().abs_diff(point.x()), q.y().abs_diff(point.y()));
+    let in_window = (dx == 0 || dy == 0 || dx == dy) && dx.max(dy) <= HALF as usize;
+    if !in_window && !pos.patterns(q, me).iter().any(|&p| p >= Pattern::B3) {
+        return false;
+    }
+    pos.make(q);
+    let parried = pos.has_at_least(me, Threat::Four) || winning_four_three(pos, me).is_none();
+    pos.unmake();
+    parried
 }
 
 /// Whether the side to move playing `q` leaves `op` without a usable open four to make.
@@ -230,7 +319,7 @@ pub fn fast_move(pos: &mut Position) -> Option<Pos> {
         return Some(Pos::new(c, c));
     }
     let mut moves = Vec::new();
-    generate(pos, Defences::Wide, &mut moves);
+    generate(pos, Defences::WIDE, &mut moves);
     let best = moves
         .iter()
         .max_by_key(|m| (m.rank, m.value, std::cmp::Reverse(m.pos)));
@@ -277,7 +366,7 @@ mod tests {
         assert_eq!(p.side_to_move(), Color::White);
         let mut moves = Vec::new();
         // White's open four to make wins, so it must rank top, but black's blocks stay listed.
-        let scope = generate(&mut p, Defences::Wide, &mut moves);
+        let scope = generate(&mut p, Defences::WIDE, &mut moves);
         assert_eq!(scope, Scope::Defend);
         moves.sort_by_key(|m| std::cmp::Reverse((m.rank, m.value)));
         assert!(moves[0].pos == Pos::new(1, 1) || moves[0].pos == Pos::new(5, 1));
@@ -305,7 +394,7 @@ mod tests {
             Rule::Freestyle,
         );
         let mut moves = Vec::new();
-        assert_eq!(generate(&mut p, Defences::Wide, &mut moves), Scope::Block);
+        assert_eq!(generate(&mut p, Defences::WIDE, &mut moves), Scope::Block);
         assert_eq!(
             moves.iter().map(|m| m.pos).collect::<Vec<_>>(),
             vec![Pos::new(3, 3)]
@@ -330,10 +419,10 @@ mod tests {
         );
         assert_eq!(p.side_to_move(), Color::Black);
         let mut moves = Vec::new();
-        generate(&mut p, Defences::Wide, &mut moves);
+        generate(&mut p, Defences::WIDE, &mut moves);
         assert!(!moves.iter().any(|m| m.pos == Pos::new(4, 4)));
         let mut free = position(&p.board().to_string(), Rule::Freestyle);
-        generate(&mut free, Defences::Wide, &mut moves);
+        generate(&mut free, Defences::WIDE, &mut moves);
         assert!(moves.iter().any(|m| m.pos == Pos::new(4, 4)));
     }
 }

@@ -4,9 +4,11 @@
 //! that holds is ever left out. The exact set must also be smaller than the wide one on a
 //! good share of them, or it would be the wide set under another name. Under caro, where an
 //! open four's points depend on cells beyond the pattern window, nothing is restricted; the
-//! test found the position that shows why (`caro_restricts_nothing`).
+//! test found the position that shows why (`caro_restricts_nothing`). The same holds for the set
+//! against a four-three that wins in 5 ([`Defences::four_three`]): every move it leaves out
+//! loses to a VCF.
 
-use bango::evaluation::movegen::{self, Defences, Scope};
+use bango::evaluation::movegen::{self, Defences, OpenThree, Scope};
 use bango::evaluation::position::Position;
 use bango::game::board::{Board, Color, Pos};
 use bango::game::pattern::Threat;
@@ -43,12 +45,12 @@ fn check_rule(rule: Rule, seed: u64) -> (usize, usize) {
     let mut smaller = 0;
     for board in &boards {
         let mover = board.side_to_move();
-        let wide = set_of(board, rule, Defences::Wide);
-        let exact = set_of(board, rule, Defences::Exact);
+        let wide = set_of(board, rule, Defences::WIDE);
+        let exact = set_of(board, rule, Defences::EXACT);
         assert!(exact.is_subset(&wide), "{board}");
         smaller += usize::from(exact.len() < wide.len());
         let mut all = Vec::new();
-        movegen::generate(&mut Position::new(board, rule), Defences::Off, &mut all);
+        movegen::generate(&mut Position::new(board, rule), Defences::OFF, &mut all);
         for m in all.iter().filter(|m| !exact.contains(&m.pos)) {
             let mut after = board.clone();
             after.play(m.pos).unwrap();
@@ -97,6 +99,81 @@ fn no_holding_defence_is_left_out_under_any_rule() {
     }
 }
 
+/// The defences against the opponent's four-three ([`Defences::four_three`]) on top of the
+/// wide set against open threes, as the search reads them.
+const FOUR_THREE: Defences = Defences {
+    open_three: OpenThree::Wide,
+    four_three: true,
+};
+
+/// Positions where the side to move faces a four-three that wins in 5: the opponent can make
+/// one, has no open four and no five to make, and the mover has no four to make.
+fn four_three_positions(rule: Rule, games: usize, seed: u64) -> Vec<Board> {
+    random_positions(rule, games, seed, |board, pos| {
+        let me = board.side_to_move();
+        let op = me.opponent();
+        !(rule == Rule::Renju && op == Color::Black)
+            && movegen::find_usable(pos, op, Threat::FourThree).is_some()
+            && movegen::find_usable(pos, op, Threat::OpenFour).is_none()
+            && !pos.has_at_least(op, Threat::Five)
+            && !pos.has_at_least(me, Threat::Four)
+    })
+}
+
+#[test]
+fn no_holding_defence_against_a_four_three_is_left_out() {
+    for (i, rule) in [Rule::Freestyle, Rule::Standard, Rule::Renju]
+        .into_iter()
+        .enumerate()
+    {
+        // Under renju only white's four-threes count, and black often has a four to make.
+        let games = if rule == Rule::Renju { 2000 } else { 600 };
+        let boards = four_three_positions(rule, games, 64 + i as u64);
+        assert!(
+            boards.len() >= 30,
+            "{rule}: only {} positions",
+            boards.len()
+        );
+        let mut smaller = 0;
+        for board in &boards {
+            let mover = board.side_to_move();
+            let mut pos = Position::new(board, rule);
+            let mut kept = Vec::new();
+            let scope = movegen::generate(&mut pos, FOUR_THREE, &mut kept);
+            let mut all = Vec::new();
+            movegen::generate(&mut pos, Defences::OFF, &mut all);
+            let kept: BTreeSet<Pos> = kept.iter().map(|m| m.pos).collect();
+            assert_eq!(scope, Scope::DefendFourThree, "{board}");
+            // When nothing holds, the fallback keeps every move.
+            smaller += usize::from(kept.len() < all.len());
+            for m in all.iter().filter(|m| !kept.contains(&m.pos)) {
+                let mut after = board.clone();
+                after.play(m.pos).unwrap();
+                let proof = find_vcf(
+                    &mut after,
+                    rule,
+                    mover.opponent(),
+                    &Budget {
+                        max_nodes: Some(200_000),
+                        ..Budget::default()
+                    },
+                );
+                assert!(
+                    matches!(proof, Proof::Win(_)),
+                    "{rule}: {} is out of the four-three set, and the opponent has no VCF \
+                     after it ({proof:?}):\n{board}",
+                    m.pos,
+                );
+            }
+        }
+        assert!(
+            smaller * 2 >= boards.len(),
+            "{rule}: the set is smaller than every move on only {smaller} of {} positions",
+            boards.len()
+        );
+    }
+}
+
 #[test]
 fn caro_restricts_nothing() {
     // White to move against black's split three on the diagonal. White at 3,3 holds: after
@@ -113,7 +190,7 @@ fn caro_restricts_nothing() {
     // not claim exact failures), where every move left out elsewhere loses to one.
     let proof = find_vcf(&mut after, Rule::Caro, Color::Black, &Budget::default());
     assert!(!matches!(proof, Proof::Win(_)), "{proof:?}");
-    for defences in [Defences::Wide, Defences::Exact] {
+    for defences in [Defences::WIDE, Defences::EXACT] {
         let mut moves = Vec::new();
         let mut pos = Position::new(&board, Rule::Caro);
         assert_eq!(
@@ -126,7 +203,7 @@ fn caro_restricts_nothing() {
     assert!(boards.len() >= 30, "caro: only {} positions", boards.len());
     for board in &boards {
         let mut pos = Position::new(board, Rule::Caro);
-        let scope = movegen::generate(&mut pos, Defences::Exact, &mut Vec::new());
+        let scope = movegen::generate(&mut pos, Defences::EXACT, &mut Vec::new());
         assert_eq!(scope, Scope::All, "{board}");
     }
 }

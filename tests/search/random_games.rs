@@ -25,7 +25,7 @@ pub fn random_positions(
         while board.stone_count() < max_stones {
             let mut pos = Position::new(&board, rule);
             let mut moves = Vec::new();
-            let scope = movegen::generate(&mut pos, Defences::Off, &mut moves);
+            let scope = movegen::generate(&mut pos, Defences::OFF, &mut moves);
             if scope == Scope::Win || moves.is_empty() {
                 break;
             }

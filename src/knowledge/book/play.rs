@@ -192,7 +192,7 @@ pub fn near_stones(board: &Board, q: Pos) -> bool {
 /// The side to move's quiet candidate moves that are far from every stone (see the module docs).
 pub fn distant_quiet_moves(pos: &mut Position) -> Vec<Pos> {
     let mut moves = Vec::new();
-    movegen::generate(pos, movegen::Defences::Wide, &mut moves);
+    movegen::generate(pos, movegen::Defences::WIDE, &mut moves);
     moves
         .iter()
         .filter(|m| m.rank <= QUIET_RANK && !near_stones(pos.board(), m.pos))

@@ -212,7 +212,7 @@ pub fn after_three(
 pub fn promising_moves(board: &Board, rule: Rule) -> Vec<Pos> {
     let mut pos = Position::new(board, rule);
     let mut moves = Vec::new();
-    movegen::generate(&mut pos, movegen::Defences::Wide, &mut moves);
+    movegen::generate(&mut pos, movegen::Defences::WIDE, &mut moves);
     moves.sort_by_key(|m| std::cmp::Reverse((m.rank, m.value, std::cmp::Reverse(m.pos))));
     moves.into_iter().map(|m| m.pos).collect()
 }

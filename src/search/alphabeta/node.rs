@@ -111,7 +111,7 @@ impl Run<'_, '_> {
         let extension = match scope {
             Scope::Block => self.params.extend_blocks,
             Scope::Defend => self.params.extend_defences,
-            Scope::Win | Scope::All => false,
+            Scope::Win | Scope::DefendFourThree | Scope::All => false,
         };
         let search_depth = depth + i32::from(extension);
 

@@ -7,7 +7,7 @@
 //! depth; the others change what is searched and are judged by games. [`Params::exact`] keeps only
 //! the value-preserving ones.
 
-use crate::evaluation::movegen::{Defences, QUIET_RANK};
+use crate::evaluation::movegen::{Defences, OpenThree, QUIET_RANK};
 use crate::evaluation::weights::WeightSet;
 
 crate::declare_settings! {
@@ -30,6 +30,10 @@ crate::declare_settings! {
         /// With [`Params::threat_prune`], keep only the exact defences: the cells after which
         /// the opponent has no open four left, and own fours (changes values).
         exact_defences: bool = false, "BANGO_EXACT_DEFENCES";
+        /// With [`Params::threat_prune`], a node facing a four-three that wins in 5 (and no
+        /// open three) keeps only own fours and the moves after which that win is gone
+        /// (changes values; see [`crate::evaluation::movegen`]).
+        four_three_defences: bool = false, "BANGO_FOUR_THREE_DEFENCES";
         /// A forced block of a five is searched one ply deeper, so that a line of fours costs
         /// the search one ply per four, not two (changes values; off: with the defence
         /// extension it lost 58 Elo at 300 ms, README "Search").
@@ -175,12 +179,16 @@ impl crate::search::settings::SettingValue for WeightSet {
 }
 
 impl Params {
-    /// How a node facing an open three restricts its moves.
+    /// How a node facing an open three or a four-three restricts its moves.
     pub fn defences(&self) -> Defences {
-        match (self.threat_prune, self.exact_defences) {
-            (false, _) => Defences::Off,
-            (true, false) => Defences::Wide,
-            (true, true) => Defences::Exact,
+        let open_three = match (self.threat_prune, self.exact_defences) {
+            (false, _) => OpenThree::Off,
+            (true, false) => OpenThree::Wide,
+            (true, true) => OpenThree::Exact,
+        };
+        Defences {
+            open_three,
+            four_three: self.threat_prune && self.four_three_defences,
         }
     }
 

@@ -29,7 +29,7 @@ impl Run<'_, '_> {
         // Q3. A five of the opponent must be blocked: no standing pat.
         if self.pos.has_at_least(op, Threat::Five) {
             let mut moves = std::mem::take(&mut self.stack[ply].moves);
-            movegen::generate(&mut self.pos, Defences::Off, &mut moves);
+            movegen::generate(&mut self.pos, Defences::OFF, &mut moves);
             let best = self.qsearch_moves(&moves, alpha, beta, ply, fours, -win_in(ply + 2));
             self.stack[ply].moves = moves;
             return best;

@@ -19,7 +19,7 @@ impl Run<'_, '_> {
     pub(super) fn init_root(&mut self, worker: usize) {
         let mut moves = Vec::new();
         let defences = if self.options.every_move {
-            Defences::Off
+            Defences::OFF
         } else {
             self.params.defences()
         };
