@@ -177,6 +177,20 @@
 //!
 //! No measure shows a gain beyond its noise, so the exact set stays off by default.
 //!
+//! **Against a four-three (item 7's second half; not kept).** `BANGO_FOUR_THREE_DEFENCES`
+//! (5b2ef39, off): a node facing a four-three that wins in 5 (the opponent has one, no open
+//! four, no five; the mover has no four; not caro, not renju's black attacker) keeps its own
+//! fours and the moves after which that win is gone, each tried by make and unmake (only cells
+//! on a line through the point within the pattern window, or making the mover a three, can
+//! be). `tests/search/defences.rs` plays every move left out on 119 freestyle, 100 standard and
+//! 157 renju positions of seeded random games: each loses to a VCF the solver finds; the set
+//! is smaller than every move on all of them. Bench signature 162887 -> 161249 (1% fewer
+//! nodes: at the bench's depth the late moves such a node would drop are mostly pruned or
+//! reduced already). Self-play against the same build with it off, 200 ms, 200 games (seed
+//! 126, beside its Rapfi run): +99 −91 =10, +13.9 ± 47.3. Against Rapfi (built-in, 64 MiB, 300
+//! ms, seeds 21-24, two arenas at once): +12 −47 =1, +8 −49 =3, +12 −48 =0, +11 −47 =2, **+43
+//! −191 =6, 19.2%**, where the default scored 23.5% on the same openings. No gain shown: off.
+//!
 //! ## The yardstick of decisive positions (issue 44, item 10)
 //!
 //! `pbrain-bango yardstick collect` over the gauntlets of 4b2128d (seeds 21, 22) and 1c9acb7
@@ -386,6 +400,18 @@
 //! the defence extension finds 5 more of the 294 mate labels (200 against 195) but agrees with 15
 //! fewer of the 330 non-mate ones (57.0% against 61.5%): the depth it spends on threat lines is
 //! missing everywhere else.
+//!
+//! Against Rapfi (issue 44, item 8; built-in configuration, 64 MiB, 300 ms a move, freestyle
+//! openings, 60 games a seed, the two switches side by side, two arenas at once, ba9edfc), where
+//! the default scored +55 −182 =3 (23.5%) on the same openings the session before:
+//!
+//! | setting | seed 21 | seed 22 | seed 23 | seed 24 | 240 games |
+//! |---|---|---|---|---|---|
+//! | `BANGO_EXTEND_DEFENCES=1` | +10 −49 =1 | +13 −47 =0 | +14 −45 =1 | +12 −46 =2 | +49 −187 =4, 21.2% |
+//! | `BANGO_EXTEND_BLOCKS=1` | +15 −44 =1 | +11 −49 =0 | +11 −48 =1 | +20 −37 =3 | +57 −178 =5, 24.8% |
+//!
+//! Both inside the noise of 240 games (about ±5.5 points at 95%): a strong opponent that punishes
+//! a missed attack does not make the extensions pay either. Both stay off.
 //!
 //! ## Lazy SMP
 //!
@@ -798,6 +824,12 @@
 //! positions above, the winner of every self-play game converted a VCT proved a median 22 plies
 //! before the five without a VCT step). An own VCT at the root finds wins the search would not
 //! lose; it does not gain. So `vcf` stays the default and the VCT modes stay settings.
+//!
+//! Against Rapfi (issue 44, item 8; built-in, 64 MiB, 300 ms a move, freestyle openings, 5b2ef39,
+//! beside another arena): `BANGO_PROOFS=vct` +13 −46 =1, +13 −44 =3, +16 −42 =2 on seeds 21-23,
+//! **+42 −132 =6, 25.0% over 180 games**, where the default scored +41 −136 =3 (23.6%) on the same
+//! openings the session before: inside the noise (about ±6 points). A strong defender does not
+//! make the own VCT pay either; `vcf` stays the default.
 //!
 //! # Opening books
 //!

@@ -32,7 +32,8 @@ crate::declare_settings! {
         exact_defences: bool = false, "BANGO_EXACT_DEFENCES";
         /// With [`Params::threat_prune`], a node facing a four-three that wins in 5 (and no
         /// open three) keeps only own fours and the moves after which that win is gone
-        /// (changes values; see [`crate::evaluation::movegen`]).
+        /// (changes values; see [`crate::evaluation::movegen`]; off: +13.9 ± 47.3 Elo in
+        /// self-play at 200 ms, 19.2% against Rapfi where the default scores 23.5%).
         four_three_defences: bool = false, "BANGO_FOUR_THREE_DEFENCES";
         /// A forced block of a five is searched one ply deeper, so that a line of fours costs
         /// the search one ply per four, not two (changes values; off: with the defence
