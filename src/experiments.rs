@@ -307,6 +307,24 @@
 //! (0.679 to 0.839) of one worker's time, where 108ee85, run next in the same way, takes 0.774
 //! (0.660 to 0.906): lazy SMP pays as before.
 //!
+//! ## The candidate area (issue 44; neither kept)
+//!
+//! A quiet node's moves are the empty cells within Chebyshev distance 2 of a stone (a 5×5
+//! square, `Position::add_square`); Rapfi takes a 7×7 square plus the cells four away on the
+//! stone's lines. Both directions were tried by changing that one function (not committed;
+//! threat points all lie within distance 2, so only quiet moves change), each against ba9edfc:
+//! - **Rapfi's area** (7×7 and the line cells at 4): bench signature 162887 -> 235148 (44% more
+//!   nodes at depth 7). Self-play at 200 ms, 200 games (seed 127, beside its Rapfi run): +86 −111
+//!   =3, **−43.7 ± 48.5**. Against Rapfi (built-in, 64 MiB, 300 ms, seeds 21-23): +14 −46 =0, +7
+//!   −53 =0, +11 −49 =0, **+32 −148 =0, 17.8%**, where the default scored +41 −136 =3 (23.6%) on
+//!   the same openings.
+//! - **A narrower star** (the 3×3 square and the line cells at 2, without the knight's-move
+//!   cells): signature 151607 (7% fewer). Self-play, seed 128: +99 −87 =14, **+20.9 ± 46.8**;
+//!   against Rapfi, seeds 21-23: +11 −47 =2, +13 −47 =0, +16 −43 =1, **+40 −137 =3, 23.1%**.
+//!
+//! The wider area spends its nodes on quiet moves the move-count pruning mostly drops anyway and
+//! loses depth; the narrower one is even everywhere. The 5×5 square stays.
+//!
 //! ## Cut nodes (issue 44, item 3; none kept)
 //!
 //! The node function now knows its kind: besides `pv_node`, a `cut_node` flag (a non-PV node
