@@ -39,12 +39,34 @@ fn set_of(board: &Board, rule: Rule, defences: Defences) -> BTreeSet<Pos> {
     moves.iter().map(|m| m.pos).collect()
 }
 
+/// Asserts that the side to move playing `q`, a move the `set` left out, loses to a VCF of
+/// the opponent's that the verified solver finds.
+fn assert_loses_to_a_vcf(board: &Board, rule: Rule, q: Pos, set: &str) {
+    let mover = board.side_to_move();
+    let mut after = board.clone();
+    after.play(q).unwrap();
+    let budget = Budget {
+        max_nodes: Some(200_000),
+        ..Budget::default()
+    };
+    let proof = find_vcf(&mut after, rule, mover.opponent(), &budget);
+    assert!(
+        matches!(proof, Proof::Win(_)),
+        "{rule}: {} {q} is out of the {set} set, and the opponent has no VCF after it \
+         ({proof:?}):\n{board}",
+        if mover == Color::Black {
+            "black"
+        } else {
+            "white"
+        },
+    );
+}
+
 /// Checks one rule; returns (positions, positions where the exact set is smaller).
 fn check_rule(rule: Rule, seed: u64) -> (usize, usize) {
     let boards = defend_positions(rule, 60, seed);
     let mut smaller = 0;
     for board in &boards {
-        let mover = board.side_to_move();
         let wide = set_of(board, rule, Defences::WIDE);
         let exact = set_of(board, rule, Defences::EXACT);
         assert!(exact.is_subset(&wide), "{board}");
@@ -52,33 +74,12 @@ fn check_rule(rule: Rule, seed: u64) -> (usize, usize) {
         let mut all = Vec::new();
         movegen::generate(&mut Position::new(board, rule), Defences::OFF, &mut all);
         for m in all.iter().filter(|m| !exact.contains(&m.pos)) {
-            let mut after = board.clone();
-            after.play(m.pos).unwrap();
-            let proof = find_vcf(
-                &mut after,
-                rule,
-                mover.opponent(),
-                &Budget {
-                    max_nodes: Some(200_000),
-                    ..Budget::default()
-                },
-            );
-            assert!(
-                matches!(proof, Proof::Win(_)),
-                "{rule}: {} {} is out of the {} set, and the opponent has no VCF after it \
-                 ({proof:?}):\n{board}",
-                if mover == Color::Black {
-                    "black"
-                } else {
-                    "white"
-                },
-                m.pos,
-                if wide.contains(&m.pos) {
-                    "exact"
-                } else {
-                    "wide"
-                },
-            );
+            let set = if wide.contains(&m.pos) {
+                "exact"
+            } else {
+                "wide"
+            };
+            assert_loses_to_a_vcf(board, rule, m.pos, set);
         }
     }
     (boards.len(), smaller)
@@ -136,7 +137,6 @@ fn no_holding_defence_against_a_four_three_is_left_out() {
         );
         let mut smaller = 0;
         for board in &boards {
-            let mover = board.side_to_move();
             let mut pos = Position::new(board, rule);
             let mut kept = Vec::new();
             let scope = movegen::generate(&mut pos, FOUR_THREE, &mut kept);
@@ -147,23 +147,7 @@ fn no_holding_defence_against_a_four_three_is_left_out() {
             // When nothing holds, the fallback keeps every move.
             smaller += usize::from(kept.len() < all.len());
             for m in all.iter().filter(|m| !kept.contains(&m.pos)) {
-                let mut after = board.clone();
-                after.play(m.pos).unwrap();
-                let proof = find_vcf(
-                    &mut after,
-                    rule,
-                    mover.opponent(),
-                    &Budget {
-                        max_nodes: Some(200_000),
-                        ..Budget::default()
-                    },
-                );
-                assert!(
-                    matches!(proof, Proof::Win(_)),
-                    "{rule}: {} is out of the four-three set, and the opponent has no VCF \
-                     after it ({proof:?}):\n{board}",
-                    m.pos,
-                );
+                assert_loses_to_a_vcf(board, rule, m.pos, "four-three");
             }
         }
         assert!(
