@@ -9,7 +9,7 @@ use super::score::win_in;
 use super::{Context, Params, Progress, RootOptions, MAX_PLY};
 use crate::evaluation::movegen::{self, Move};
 use crate::evaluation::position::Position;
-use crate::game::board::{Color, Pos};
+use crate::game::board::Pos;
 use crate::game::pattern::Threat;
 use crate::game::rules::Rule;
 use crate::search::busy::BusyMoves;
@@ -185,13 +185,7 @@ impl Run<'_, '_> {
         // A four-three wins in 5 when the opponent has no four at all: the block of our four
         // cannot make one (it would have been a four point before), so it can neither make a
         // five nor meet the open four our three becomes (the lines cross only at the move).
-        if self.params.four_three_wins
-            && op_fives == 0
-            && !caro
-            && !(self.pos.rule() == Rule::Renju && me == Color::Black)
-            && !self.pos.has_at_least(op, Threat::Four)
-            && movegen::find_usable(&mut self.pos, me, Threat::FourThree).is_some()
-        {
+        if self.params.four_three_wins && movegen::winning_four_three(&mut self.pos, op).is_some() {
             return Some(win_in(ply + 5));
         }
         None
