@@ -287,7 +287,8 @@ impl Run<'_, '_> {
         // Step 13. Store the result with its bound (at the root, only the first line's: the
         // others are the best of a list with moves left out).
         if !ROOT || self.pv_idx == 0 {
-            self.store(key, depth, best, orig_alpha, beta, ply, best_move);
+            let on_pv = pv_node || (!ROOT && self.stack[ply].on_pv);
+            self.store(key, depth, best, orig_alpha, beta, ply, best_move, on_pv);
         }
         best
     }
@@ -328,7 +329,8 @@ impl Run<'_, '_> {
             && depth >= self.params.lmr_min_depth
             && i >= self.params.lmr_min_index
         {
-            (self.params.lmr_reduction(depth, i, pv_node) + extra_reduction).min(depth - 1)
+            let on_pv = pv_node || self.stack[ply].on_pv;
+            (self.params.lmr_reduction(depth, i, on_pv) + extra_reduction).min(depth - 1)
         } else {
             0
         };
@@ -382,7 +384,9 @@ impl Run<'_, '_> {
     }
 
     /// Stores a node's result with its bound (lower on a fail-high, exact inside the window,
-    /// upper on a fail-low), win scores made relative to the node.
+    /// upper on a fail-low), win scores made relative to the node, and (under
+    /// [`Params::former_pv`](super::Params)) whether the node is or was on a principal
+    /// variation.
     #[allow(clippy::too_many_arguments)]
     pub(super) fn store(
         &self,
@@ -393,6 +397,7 @@ impl Run<'_, '_> {
         beta: i32,
         ply: usize,
         best_move: Option<Pos>,
+        on_pv: bool,
     ) {
         if !self.params.tt {
             return;
@@ -404,8 +409,7 @@ impl Run<'_, '_> {
         } else {
             Bound::Upper
         };
-        self.ctx
-            .tt
-            .store(key, depth as i16, bound, to_tt(best, ply), best_move);
+        let mark = self.params.former_pv && on_pv;
+        (self.ctx.tt).store_marked(key, depth as i16, bound, to_tt(best, ply), best_move, mark);
     }
 }

@@ -98,6 +98,10 @@ crate::declare_settings! {
         lmr_policy_unit: i32 = 256, "BANGO_TUNE_LMR_POLICY_UNIT";
         /// ...up to this many plies.
         lmr_policy_max: i32 = 2, "BANGO_TUNE_LMR_POLICY_MAX";
+        /// Nodes that were on a principal variation (their table entry says so) reduce their
+        /// late moves as a PV node does ([`Params::lmr_non_pv`] less), and pass the mark on
+        /// when they store (changes values).
+        former_pv: bool = false, "BANGO_FORMER_PV";
         /// Reduced moves after one raised alpha (at a PV node of remaining depth 3 to 11) are
         /// reduced this many plies more; 0 = never (changes values; 1 against 0: +27.9 ± 48.1
         /// Elo at 200 ms, not adopted on that evidence).

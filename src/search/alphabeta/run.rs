@@ -70,6 +70,9 @@ pub(super) struct Frame {
     /// A cut node whose evaluation beats beta by the fail-high margin: its moves below an own
     /// four are searched a ply shallower ([`super::Params::fail_high_reduction`]).
     pub likely_fail_high: bool,
+    /// The node is a PV node, or (under [`super::Params::former_pv`]) its table entry was
+    /// stored by one: its late moves are reduced as at a PV node, and its store keeps the mark.
+    pub on_pv: bool,
     /// The principal variation from this ply: `pv[ply..pv_len]`.
     pub pv: [Pos; MAX_PLY + 2],
     /// Where this ply's principal variation ends.
@@ -93,6 +96,7 @@ impl Frame {
             after_four: false,
             improving: false,
             likely_fail_high: false,
+            on_pv: false,
             pv: [Pos(0); MAX_PLY + 2],
             pv_len: 0,
             moves: Vec::with_capacity(64),
