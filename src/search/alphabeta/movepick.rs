@@ -223,6 +223,7 @@ impl Run<'_, '_> {
                 move_depth,
                 alpha,
                 beta,
+                best,
                 ply,
                 pv_node,
                 cut_node,
@@ -293,7 +294,8 @@ impl Run<'_, '_> {
         best
     }
 
-    /// Searches the move just made, the `i`-th of its node: the first with the full window;
+    /// Searches the move just made, the `i`-th of its node, inside `alpha..beta` of a node
+    /// whose best score so far is `best`: the first with the full window;
     /// later ones with a zero-window scout, reduced by late move reductions when `reducible`
     /// (`extra_reduction` plies more than depth and index say),
     /// searched again at full depth if a reduced scout beats alpha, and with the full window
@@ -309,6 +311,7 @@ impl Run<'_, '_> {
         depth: i32,
         alpha: i32,
         beta: i32,
+        best: i32,
         ply: usize,
         pv_node: bool,
         cut_node: bool,
@@ -339,7 +342,13 @@ impl Run<'_, '_> {
         let scout_cut = r > 0 || !cut_node;
         let mut s = -self.negamax(depth - 1 - r, -alpha - 1, -alpha, ply + 1, false, scout_cut);
         if s > alpha && r > 0 && !self.aborted {
-            s = -self.negamax(depth - 1, -alpha - 1, -alpha, ply + 1, false, !cut_node);
+            let may_deepen = (ply as i32) < 2 * self.root_depth;
+            let adjust = (self.params).research_adjustment(s, alpha, best, r, depth, may_deepen);
+            let full = depth - 1 + adjust;
+            // Where the adjusted depth is no deeper than the scout's, the scout's score stands.
+            if full > depth - 1 - r {
+                s = -self.negamax(full, -alpha - 1, -alpha, ply + 1, false, !cut_node);
+            }
         }
         if s > alpha && s < beta && pv_node && !self.aborted {
             s = -self.negamax(depth - 1, -beta, -alpha, ply + 1, true, false);

@@ -128,6 +128,9 @@ pub(super) struct Run<'a, 's> {
     pub pv_idx: usize,
     /// The deepest ply reached since the current line's search started.
     pub seldepth: usize,
+    /// The depth of the iteration in progress (bounds the re-search extension of
+    /// [`super::Params::lmr_research_depth`] to twice its plies from the root).
+    pub root_depth: i32,
     /// The best move of the iteration in progress so far (first line only).
     pub iteration_best: Option<IterationBest>,
     pub options: RootOptions,
