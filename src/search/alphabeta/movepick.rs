@@ -205,6 +205,7 @@ impl Run<'_, '_> {
                     + (self.params).raised_alpha_reduction(depth, alpha > orig_alpha)
                     + history
                     + cut_node_reduction
+                    - self.params.own_threat_relief(m.rank)
             } else {
                 0
             };

@@ -182,6 +182,10 @@ crate::declare_settings! {
         /// every this many units of history above zero and one ply more for every this many
         /// below (at most two either way; the bound is 16384); 0 = never (changes values).
         lmr_history_unit: i32 = 4096, "BANGO_TUNE_LMR_HISTORY_UNIT";
+        /// A reduced own threat (an open three, a double three or a four: the attacker's
+        /// moves of a threat sequence) is reduced this many plies less, as Rapfi does for
+        /// continued attacks; 0 = like any other reducible move (changes values).
+        lmr_own_threat: i32 = 0, "BANGO_TUNE_LMR_OWN_THREAT";
     }
 }
 
@@ -270,6 +274,17 @@ impl Params {
     pub fn history_reduction(&self, history: i32) -> i32 {
         if self.history_gravity && self.lmr_history_unit > 0 {
             (-history / self.lmr_history_unit).clamp(-2, 2)
+        } else {
+            0
+        }
+    }
+
+    /// The plies [`Params::lmr_own_threat`] takes off the reduction of a reducible move of
+    /// ladder rank `rank`: an own threat has an odd rank above the quiet ones.
+    #[inline]
+    pub fn own_threat_relief(&self, rank: u8) -> i32 {
+        if rank > QUIET_RANK && rank % 2 == 1 {
+            self.lmr_own_threat
         } else {
             0
         }
