@@ -40,7 +40,6 @@ fn expected(key: u64, depth: i16) -> TtEntry {
         score,
         best,
         age: 0,
-        was_pv: false,
     }
 }
 

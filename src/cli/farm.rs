@@ -125,9 +125,7 @@ fn exe() -> Result<PathBuf, String> {
     std::env::current_exe().map_err(|e| format!("cannot find this binary's path: {e}"))
 }
 
-/// A run's work, ready to run a shard of or to merge. Built once per command, so the size
-/// of its variants does not matter.
-#[allow(clippy::large_enum_variant)]
+/// A run's work, ready to run a shard of or to merge.
 enum Work {
     Arena(bango::front::arena::Match),
     Selfplay(train::Selfplay),

@@ -224,7 +224,6 @@ impl Run<'_, '_> {
                 move_depth,
                 alpha,
                 beta,
-                best,
                 ply,
                 pv_node,
                 cut_node,
@@ -289,14 +288,12 @@ impl Run<'_, '_> {
         // Step 13. Store the result with its bound (at the root, only the first line's: the
         // others are the best of a list with moves left out).
         if !ROOT || self.pv_idx == 0 {
-            let on_pv = pv_node || (!ROOT && self.stack[ply].on_pv);
-            self.store(key, depth, best, orig_alpha, beta, ply, best_move, on_pv);
+            self.store(key, depth, best, orig_alpha, beta, ply, best_move);
         }
         best
     }
 
-    /// Searches the move just made, the `i`-th of its node, inside `alpha..beta` of a node
-    /// whose best score so far is `best`: the first with the full window;
+    /// Searches the move just made, the `i`-th of its node: the first with the full window;
     /// later ones with a zero-window scout, reduced by late move reductions when `reducible`
     /// (`extra_reduction` plies more than depth and index say),
     /// searched again at full depth if a reduced scout beats alpha, and with the full window
@@ -312,7 +309,6 @@ impl Run<'_, '_> {
         depth: i32,
         alpha: i32,
         beta: i32,
-        best: i32,
         ply: usize,
         pv_node: bool,
         cut_node: bool,
@@ -333,8 +329,7 @@ impl Run<'_, '_> {
             && depth >= self.params.lmr_min_depth
             && i >= self.params.lmr_min_index
         {
-            let on_pv = pv_node || self.stack[ply].on_pv;
-            (self.params.lmr_reduction(depth, i, on_pv) + extra_reduction).min(depth - 1)
+            (self.params.lmr_reduction(depth, i, pv_node) + extra_reduction).min(depth - 1)
         } else {
             0
         };
@@ -343,13 +338,7 @@ impl Run<'_, '_> {
         let scout_cut = r > 0 || !cut_node;
         let mut s = -self.negamax(depth - 1 - r, -alpha - 1, -alpha, ply + 1, false, scout_cut);
         if s > alpha && r > 0 && !self.aborted {
-            let may_deepen = (ply as i32) < 2 * self.root_depth;
-            let adjust = (self.params).research_adjustment(s, alpha, best, r, depth, may_deepen);
-            let full = depth - 1 + adjust;
-            // Where the adjusted depth is no deeper than the scout's, the scout's score stands.
-            if full > depth - 1 - r {
-                s = -self.negamax(full, -alpha - 1, -alpha, ply + 1, false, !cut_node);
-            }
+            s = -self.negamax(depth - 1, -alpha - 1, -alpha, ply + 1, false, !cut_node);
         }
         if s > alpha && s < beta && pv_node && !self.aborted {
             s = -self.negamax(depth - 1, -beta, -alpha, ply + 1, true, false);
@@ -394,9 +383,7 @@ impl Run<'_, '_> {
     }
 
     /// Stores a node's result with its bound (lower on a fail-high, exact inside the window,
-    /// upper on a fail-low), win scores made relative to the node, and (under
-    /// [`Params::former_pv`](super::Params)) whether the node is or was on a principal
-    /// variation.
+    /// upper on a fail-low), win scores made relative to the node.
     #[allow(clippy::too_many_arguments)]
     pub(super) fn store(
         &self,
@@ -407,7 +394,6 @@ impl Run<'_, '_> {
         beta: i32,
         ply: usize,
         best_move: Option<Pos>,
-        on_pv: bool,
     ) {
         if !self.params.tt {
             return;
@@ -419,7 +405,8 @@ impl Run<'_, '_> {
         } else {
             Bound::Upper
         };
-        let mark = self.params.former_pv && on_pv;
-        (self.ctx.tt).store_marked(key, depth as i16, bound, to_tt(best, ply), best_move, mark);
+        self.ctx
+            .tt
+            .store(key, depth as i16, bound, to_tt(best, ply), best_move);
     }
 }

@@ -66,7 +66,6 @@ impl Run<'_, '_> {
             return s;
         }
         let tt_move = advice.best.or(known_move);
-        self.stack[ply].on_pv = pv_node || (self.params.former_pv && advice.was_pv);
 
         // Step 6. The static evaluation, whether the side to move is improving, and the pruning
         // it allows at non-PV nodes; a cut node far above beta is likely to fail high.
@@ -245,7 +244,6 @@ impl Run<'_, '_> {
         let none = TableAdvice {
             best: None,
             depth: 0,
-            was_pv: false,
             cut: None,
         };
         if !self.params.tt {
@@ -257,7 +255,6 @@ impl Run<'_, '_> {
         let advice = TableAdvice {
             best: e.best,
             depth: e.depth as i32,
-            was_pv: e.was_pv,
             cut: None,
         };
         if pv_node || advice.depth < depth {
@@ -282,8 +279,6 @@ struct TableAdvice {
     best: Option<Pos>,
     /// The remaining depth the entry was searched to (0 without an entry).
     depth: i32,
-    /// The entry was stored by a node on a principal variation.
-    was_pv: bool,
     /// The entry's score, when a deep enough bound settles the window.
     cut: Option<i32>,
 }

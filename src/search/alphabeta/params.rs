@@ -98,25 +98,10 @@ crate::declare_settings! {
         lmr_policy_unit: i32 = 256, "BANGO_TUNE_LMR_POLICY_UNIT";
         /// ...up to this many plies.
         lmr_policy_max: i32 = 2, "BANGO_TUNE_LMR_POLICY_MAX";
-        /// Nodes that were on a principal variation (their table entry says so) reduce their
-        /// late moves as a PV node does ([`Params::lmr_non_pv`] less), and pass the mark on
-        /// when they store (changes values).
-        former_pv: bool = false, "BANGO_FORMER_PV";
         /// Reduced moves after one raised alpha (at a PV node of remaining depth 3 to 11) are
         /// reduced this many plies more; 0 = never (changes values; 1 against 0: +27.9 ± 48.1
         /// Elo at 200 ms, not adopted on that evidence).
         lmr_after_raise: i32 = 0, "BANGO_TUNE_LMR_AFTER_RAISE";
-        /// A reduced scout that beats alpha is searched again at a depth its margin suggests
-        /// (Rapfi's, about 13 Elo by its authors): a ply deeper than usual when it beats alpha
-        /// by [`Params::lmr_deeper_margin`] plus [`Params::lmr_deeper_per_ply`] a ply of
-        /// reduction (no further than twice the iteration's depth from the root), a ply
-        /// shallower (or not at all, its scout standing) when it is barely better than the
-        /// node's best so far (changes values).
-        lmr_research_depth: bool = false, "BANGO_LMR_RESEARCH_DEPTH";
-        /// See [`Params::lmr_research_depth`]; Rapfi's 34 and 11 at 250 units a logit.
-        lmr_deeper_margin: i32 = 122, "BANGO_TUNE_LMR_DEEPER_MARGIN";
-        /// See [`Params::lmr_research_depth`].
-        lmr_deeper_per_ply: i32 = 40, "BANGO_TUNE_LMR_DEEPER_PER_PLY";
         /// Moves of ladder rank at most this may be reduced: quiet moves, open threes, double
         /// threes and plain fours, each own or its block ([`crate::evaluation::movegen`]'s ladder); a
         /// four-three and anything above, or its block, never is. The quiescence search reads
@@ -229,30 +214,6 @@ impl Params {
     pub fn lmr_reduction(&self, depth: i32, index: usize, pv_node: bool) -> i32 {
         let r = (depth as f32).ln() * (index as f32).ln() / self.lmr_divisor;
         (r as i32).max(1) + if pv_node { 0 } else { self.lmr_non_pv }
-    }
-
-    /// The plies [`Params::lmr_research_depth`] adds to (or takes from) the full-depth re-search
-    /// of a move whose scout, reduced by `reduction`, scored `score` above `alpha`, at a node
-    /// whose best so far is `best` and remaining depth `depth`; `may_deepen` where the path
-    /// still has room for an extension.
-    #[inline]
-    pub fn research_adjustment(
-        &self,
-        score: i32,
-        alpha: i32,
-        best: i32,
-        reduction: i32,
-        depth: i32,
-        may_deepen: bool,
-    ) -> i32 {
-        if !self.lmr_research_depth {
-            return 0;
-        }
-        let margin = self.lmr_deeper_margin + self.lmr_deeper_per_ply * reduction;
-        let deeper = may_deepen && score > alpha.saturating_add(margin);
-        // Rapfi's "barely": its depth in plies read as evaluation units, here 4 a ply.
-        let shallower = score < best.saturating_add(4 * depth);
-        i32::from(deeper) - i32::from(shallower)
     }
 
     /// The policy's share of a late move's reduction: one ply for every

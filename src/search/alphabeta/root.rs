@@ -69,7 +69,6 @@ impl Run<'_, '_> {
     /// list's order, inside `alpha..beta`.
     pub(super) fn root_search(&mut self, depth: i32, alpha: i32, beta: i32) -> i32 {
         self.stack[0].pv_len = 0;
-        self.root_depth = depth;
         // The list's order, as ordering keys the move loop's picking keeps: no move is ever
         // swapped, so the loop's index `i` is the list's `pv_idx + i`.
         let candidates = &self.root[self.pv_idx..];

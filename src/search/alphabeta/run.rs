@@ -70,9 +70,6 @@ pub(super) struct Frame {
     /// A cut node whose evaluation beats beta by the fail-high margin: its moves below an own
     /// four are searched a ply shallower ([`super::Params::fail_high_reduction`]).
     pub likely_fail_high: bool,
-    /// The node is a PV node, or (under [`super::Params::former_pv`]) its table entry was
-    /// stored by one: its late moves are reduced as at a PV node, and its store keeps the mark.
-    pub on_pv: bool,
     /// The principal variation from this ply: `pv[ply..pv_len]`.
     pub pv: [Pos; MAX_PLY + 2],
     /// Where this ply's principal variation ends.
@@ -96,7 +93,6 @@ impl Frame {
             after_four: false,
             improving: false,
             likely_fail_high: false,
-            on_pv: false,
             pv: [Pos(0); MAX_PLY + 2],
             pv_len: 0,
             moves: Vec::with_capacity(64),
@@ -128,9 +124,6 @@ pub(super) struct Run<'a, 's> {
     pub pv_idx: usize,
     /// The deepest ply reached since the current line's search started.
     pub seldepth: usize,
-    /// The depth of the iteration in progress (bounds the re-search extension of
-    /// [`super::Params::lmr_research_depth`] to twice its plies from the root).
-    pub root_depth: i32,
     /// The best move of the iteration in progress so far (first line only).
     pub iteration_best: Option<IterationBest>,
     pub options: RootOptions,

@@ -94,7 +94,6 @@ impl Worker {
             root: Vec::new(),
             pv_idx: 0,
             seldepth: 0,
-            root_depth: 0,
             iteration_best: None,
             options: std::mem::take(&mut self.root_options),
             busy: self.busy.as_deref(),

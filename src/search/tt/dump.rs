@@ -11,7 +11,7 @@
 //! | 8 | its size in bytes ([`TranspositionTable::bytes`]) |
 //! | 1 | its search generation (`age`) |
 //! | 8 | entry count `n` |
-//! | `n` × [`ENTRY_BYTES`] | entries in (bucket, way) order: bucket u64, way u8, key u64 (unsalted), depth i16, bound u8 (1 exact, 2 lower, 3 upper; its top bit the was-PV mark, so dumps from before the mark load unchanged), score i32, best move u16 (`u16::MAX`: none), age u8 |
+//! | `n` × [`ENTRY_BYTES`] | entries in (bucket, way) order: bucket u64, way u8, key u64 (unsalted), depth i16, bound u8 (1 exact, 2 lower, 3 upper), score i32, best move u16 (`u16::MAX`: none), age u8 |
 //! | 4 | CRC-32 of everything before it |
 //!
 //! # Invariants
@@ -200,12 +200,11 @@ impl<S: Slot> TranspositionTable<S> {
             record.push(way as u8);
             record.extend_from_slice(&e.key.to_le_bytes());
             record.extend_from_slice(&e.depth.to_le_bytes());
-            let bound: u8 = match e.bound {
+            record.push(match e.bound {
                 Bound::Exact => 1,
                 Bound::Lower => 2,
                 Bound::Upper => 3,
-            };
-            record.push(bound | u8::from(e.was_pv) << 7);
+            });
             record.extend_from_slice(&e.score.to_le_bytes());
             record.extend_from_slice(&e.best.map_or(NO_MOVE, |p| p.0).to_le_bytes());
             record.push(e.age);
@@ -333,8 +332,7 @@ fn decode(r: &mut Reader<'_>) -> Result<(usize, usize, TtEntry), String> {
     let score = i32::from_le_bytes(r.take_array());
     let best = u16::from_le_bytes(r.take_array());
     let [age] = r.take_array();
-    let was_pv = bound & 0x80 != 0;
-    let bound = match bound & 0x7f {
+    let bound = match bound {
         1 => Bound::Exact,
         2 => Bound::Lower,
         3 => Bound::Upper,
@@ -358,7 +356,6 @@ fn decode(r: &mut Reader<'_>) -> Result<(usize, usize, TtEntry), String> {
             score,
             best,
             age,
-            was_pv,
         },
     ))
 }
@@ -392,19 +389,17 @@ mod tests {
     use super::super::{ArcSlot, PackedSlot};
     use super::*;
 
-    /// A table of 64 buckets with entries in both ways of some buckets, over two generations,
-    /// every third one marked as on a principal variation.
+    /// A table of 64 buckets with entries in both ways of some buckets, over two generations.
     fn filled<S: Slot>() -> TranspositionTable<S> {
         let tt = TranspositionTable::<S>::with_buckets(64);
         for i in 0..40u64 {
             let key = i.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
-            tt.store_marked(
+            tt.store(
                 key,
                 (i % 7) as i16,
                 Bound::Lower,
                 i as i32 - 20,
                 Some(Pos(i as u16)),
-                i % 3 == 0,
             );
             if i == 20 {
                 tt.new_search();
@@ -428,11 +423,6 @@ mod tests {
         }
         assert_eq!(fresh.probe(5).unwrap().score, -3);
         assert_eq!(fresh.age.load(Ordering::Relaxed), 1);
-        let marked = (0..40u64)
-            .filter_map(|i| fresh.probe(i.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1))
-            .filter(|e| e.was_pv)
-            .count();
-        assert!(marked > 0, "the was-PV marks survive the round trip");
     }
 
     #[test]

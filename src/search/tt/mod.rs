@@ -106,9 +106,6 @@ pub struct TtEntry {
     pub best: Option<Pos>,
     /// The search generation that stored it.
     pub age: u8,
-    /// The node is or was on a principal variation: a PV node stored it, or an entry of the
-    /// same position said so when it was searched ([`TranspositionTable::store_marked`]).
-    pub was_pv: bool,
 }
 
 /// What became of one store.
@@ -231,27 +228,7 @@ impl<S: Slot> TranspositionTable<S> {
         score: i32,
         best: Option<Pos>,
     ) -> StoreOutcome {
-        self.try_store_entry(key, self.entry(key, depth, bound, score, best, false))
-    }
-
-    /// Stores a search node's result with its was-on-a-principal-variation mark
-    /// ([`TtEntry::was_pv`]); otherwise as [`TranspositionTable::store`].
-    #[inline]
-    pub fn store_marked(
-        &self,
-        key: u64,
-        depth: i16,
-        bound: Bound,
-        score: i32,
-        best: Option<Pos>,
-        was_pv: bool,
-    ) {
-        self.try_store_entry(key, self.entry(key, depth, bound, score, best, was_pv));
-    }
-
-    /// [`TranspositionTable::try_store`] of an entry already built for `key`.
-    #[inline]
-    fn try_store_entry(&self, key: u64, new: TtEntry) -> StoreOutcome {
+        let new = self.entry(key, depth, bound, score, best);
         let bucket = self.bucket(key);
         for _ in 0..STORE_ATTEMPTS {
             let Some((seen0, e0)) = bucket[0].load_for_update() else {
@@ -287,22 +264,14 @@ impl<S: Slot> TranspositionTable<S> {
     /// tests can show the violation the compare-and-swap prevents. Never use it.
     #[cfg(any(test, loom, feature = "experiments"))]
     pub fn store_racy(&self, key: u64, depth: i16, bound: Bound, score: i32, best: Option<Pos>) {
-        let new = self.entry(key, depth, bound, score, best, false);
+        let new = self.entry(key, depth, bound, score, best);
         let bucket = self.bucket(key);
         if let Some(way) = choose_way(&[bucket[0].load(), bucket[1].load()], &new) {
             bucket[way].store(new);
         }
     }
 
-    fn entry(
-        &self,
-        key: u64,
-        depth: i16,
-        bound: Bound,
-        score: i32,
-        best: Option<Pos>,
-        was_pv: bool,
-    ) -> TtEntry {
+    fn entry(&self, key: u64, depth: i16, bound: Bound, score: i32, best: Option<Pos>) -> TtEntry {
         TtEntry {
             key: key ^ self.salt.load(Ordering::Relaxed),
             depth,
@@ -310,7 +279,6 @@ impl<S: Slot> TranspositionTable<S> {
             score,
             best,
             age: self.age.load(Ordering::Relaxed),
-            was_pv,
         }
     }
 
@@ -416,7 +384,6 @@ pub(crate) fn test_entry(
         score,
         best,
         age: 201,
-        was_pv: false,
     }
 }
 

@@ -16,8 +16,8 @@ use crate::search::tt::sync::{AtomicU64, Ordering};
 /// saw to a reserved busy value, verifies `check` is still what it saw, writes `check` and then
 /// `data`. A writer that finds the slot busy gives up after a few tries; readers never wait.
 ///
-/// The packing is lossy in one documented way: depth saturates to the 10-bit signed range
-/// (a search never goes deeper than its 128 plies).
+/// The packing is lossy in one documented way: depth saturates to the 11-bit signed range
+/// (a game of at most 1024 plies never needs more).
 pub struct PackedSlot {
     check: AtomicU64,
     data: AtomicU64,
@@ -27,7 +27,7 @@ impl PackedSlot {
     /// The `data` value of a slot a writer holds: bound bits zero (no entry) but not empty.
     const BUSY: u64 = !3;
     /// The depth range the packing keeps exactly.
-    pub const DEPTH_RANGE: std::ops::RangeInclusive<i16> = -512..=511;
+    pub const DEPTH_RANGE: std::ops::RangeInclusive<i16> = -1024..=1023;
 
     #[inline]
     fn pack(e: &TtEntry) -> u64 {
@@ -37,13 +37,8 @@ impl PackedSlot {
             Bound::Upper => 3,
         };
         let best = e.best.map_or(0, |p| u64::from(p.0) + 1) & 0x7ff;
-        let depth = (e.depth.clamp(-512, 511) as u64) & 0x3ff;
-        bound
-            | u64::from(e.age) << 2
-            | best << 10
-            | depth << 21
-            | u64::from(e.was_pv) << 31
-            | u64::from(e.score as u32) << 32
+        let depth = (e.depth.clamp(-1024, 1023) as u64) & 0x7ff;
+        bound | u64::from(e.age) << 2 | best << 10 | depth << 21 | u64::from(e.score as u32) << 32
     }
 
     #[inline]
@@ -55,8 +50,8 @@ impl PackedSlot {
             _ => Bound::Upper,
         };
         let best = (data >> 10) & 0x7ff;
-        // Sign-extend the 10-bit depth.
-        let depth = (((data >> 21) as u16 & 0x3ff) << 6) as i16 >> 6;
+        // Sign-extend the 11-bit depth.
+        let depth = (((data >> 21) as u16 & 0x7ff) << 5) as i16 >> 5;
         Some(TtEntry {
             key: check ^ data,
             depth,
@@ -68,7 +63,6 @@ impl PackedSlot {
                 Some(Pos(best as u16 - 1))
             },
             age: (data >> 2) as u8,
-            was_pv: data >> 31 & 1 == 1,
         })
     }
 }
@@ -148,21 +142,14 @@ mod tests {
     fn packed_round_trips_every_field_at_its_extremes() {
         let cases = [
             entry(0, 0, Bound::Exact, 0, None),
-            entry(u64::MAX, 511, Bound::Lower, i32::MAX, Some(Pos(1023))),
-            TtEntry {
-                was_pv: true,
-                ..entry(
-                    0x8000_0000_0000_0001,
-                    -512,
-                    Bound::Upper,
-                    i32::MIN,
-                    Some(Pos(0)),
-                )
-            },
-            TtEntry {
-                was_pv: true,
-                ..entry(3, 511, Bound::Lower, -1, Some(Pos(1022)))
-            },
+            entry(u64::MAX, 1023, Bound::Lower, i32::MAX, Some(Pos(1023))),
+            entry(
+                0x8000_0000_0000_0001,
+                -1024,
+                Bound::Upper,
+                i32::MIN,
+                Some(Pos(0)),
+            ),
             entry(42, -1, Bound::Exact, -30_000, Some(Pos::new(14, 7))),
         ];
         for e in cases {
@@ -172,7 +159,7 @@ mod tests {
         }
         let s = PackedSlot::empty();
         s.store(entry(1, i16::MAX, Bound::Exact, 0, None));
-        assert_eq!(s.load().unwrap().depth, 511, "depth saturates");
+        assert_eq!(s.load().unwrap().depth, 1023, "depth saturates");
     }
 
     #[test]

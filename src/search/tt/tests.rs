@@ -15,7 +15,6 @@ fn both<F: Fn(&dyn Fn() -> Box<dyn Table>)>(f: F) {
 trait Table {
     fn probe(&self, key: u64) -> Option<TtEntry>;
     fn store(&self, key: u64, depth: i16) -> StoreOutcome;
-    fn store_marked(&self, key: u64, depth: i16, was_pv: bool);
     fn new_search(&self);
     fn clear(&self);
 }
@@ -26,10 +25,6 @@ impl<S: Slot> Table for TranspositionTable<S> {
     }
     fn store(&self, key: u64, depth: i16) -> StoreOutcome {
         self.try_store(key, depth, Bound::Exact, i32::from(depth) * 10, None)
-    }
-    fn store_marked(&self, key: u64, depth: i16, was_pv: bool) {
-        let score = i32::from(depth) * 10;
-        TranspositionTable::store_marked(self, key, depth, Bound::Exact, score, None, was_pv)
     }
     fn new_search(&self) {
         TranspositionTable::new_search(self)
@@ -59,28 +54,6 @@ fn store_probe_and_depth_preference() {
     tt.new_search();
     tt.store(k, 2, Bound::Lower, 7, None);
     assert_eq!(tt.probe(k).unwrap().depth, 2, "stale entry not replaced");
-}
-
-#[test]
-fn the_was_pv_mark_is_kept_and_rewritten_with_the_entry() {
-    both(|make| {
-        let tt = make();
-        tt.store_marked(key(1), 5, true);
-        assert!(tt.probe(key(1)).unwrap().was_pv);
-        // The same result without the mark is another entry: it is written, not skipped as
-        // unchanged, and a deeper marked one of the same search is kept over a shallower one.
-        tt.store_marked(key(1), 5, false);
-        assert!(!tt.probe(key(1)).unwrap().was_pv);
-        tt.store_marked(key(1), 7, true);
-        tt.store_marked(key(1), 3, false);
-        let e = tt.probe(key(1)).unwrap();
-        assert_eq!((e.depth, e.was_pv), (7, true));
-        assert_eq!(tt.store(key(2), 4), StoreOutcome::Stored);
-        assert!(
-            !tt.probe(key(2)).unwrap().was_pv,
-            "a plain store is unmarked"
-        );
-    });
 }
 
 #[test]
@@ -156,7 +129,7 @@ fn older_way_is_the_victim() {
 #[test]
 fn duplicate_ways_probe_the_deeper_and_store_over_the_shallower() {
     let tt = TranspositionTable::<PackedSlot>::with_buckets(4);
-    let e = tt.entry(key(1), 3, Bound::Exact, 30, None, false);
+    let e = tt.entry(key(1), 3, Bound::Exact, 30, None);
     tt.buckets[0][0].store(e);
     tt.buckets[0][1].store(TtEntry { depth: 8, ..e });
     assert_eq!(tt.probe(key(1)).unwrap().depth, 8);
@@ -227,7 +200,6 @@ fn choose_way_prefers_empty_then_lower_value() {
             score: 0,
             best: None,
             age,
-            was_pv: false,
         })
     };
     let new = e(9, 4, 10).unwrap();
