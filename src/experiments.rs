@@ -351,6 +351,49 @@
 //! quiet ones and threats below a four-three, at most 10), so the extra selectivity reaches moves
 //! that matter.
 //!
+//! ## The table's PV mark and Rapfi's reduction refinements (issue 44, items 3 and 5; none kept)
+//!
+//! Three of Rapfi's late-move-reduction terms, each a switch off by default, played against
+//! the same build with it off (self-play, `arena --games 200 --tc-turn 200 --concurrency 1
+//! --openings ../shared/data/openings-freestyle-15.txt --shuffle`) and against Rapfi (built-in,
+//! 64 MiB, 300 ms, 60 games a seed, seeds 21-24, where the default scored +55 −182 =3, 23.5%),
+//! two arenas at once:
+//! - **The table's PV mark** (`BANGO_FORMER_PV`, a420000): every entry carries whether a PV
+//!   node stored it (or an entry of the same position said so when it was searched), and a
+//!   node so marked reduces its late moves as a PV node does (a ply less; Rapfi's −0.97 for a
+//!   formerly-PV node, about 10 Elo by its authors). The mark took the packed slot's 11th depth
+//!   bit and the dump's bound byte's top bit. Bench signature 164095. Self-play (seed 130):
+//!   +91 −93 =16, −3.5 ± 46.5; against Rapfi +7 −52 =1, +9 −49 =2, +13 −46 =1, +12 −47 =1,
+//!   **+41 −194 =5, 18.1%**. Removed (34c6fbc).
+//! - **The re-search depth** (`BANGO_LMR_RESEARCH_DEPTH`, a3abbbf): a reduced scout that beats
+//!   alpha is searched again a ply deeper when it beats it by 122 + 40 a ply of reduction
+//!   (Rapfi's 34 + 11 at 250 a logit), and a ply shallower (or not again, the scout standing)
+//!   when it is barely above the node's best (about 13 Elo by Rapfi's authors). Bench signature
+//!   166475. Self-play (seed 131): +82 −107 =11, −43.7 ± 47.5; against Rapfi +12 −48 =0, +9 −48
+//!   =3, +2 −18 =1, **+23 −114 =4 over 141 games, 17.7%**, stopped. Removed (34c6fbc).
+//! - **Own threats reduced less** (`BANGO_TUNE_LMR_OWN_THREAT=1`): a reducible own open three,
+//!   double three or four, the attacker's moves of a threat sequence, a ply less (Rapfi's −0.53
+//!   for continued attacks). Bench signature 164973. Self-play (seed 132): +99 −92 =9, +12.2 ±
+//!   47.4; against Rapfi +15 −44 =1, +16 −44 =0, +10 −44 =6, +12 −47 =1, **+53 −179 =8, 23.8%**.
+//!   Even both ways; kept as a tunable at 0.
+//! - **A ply more after alpha was raised** (`BANGO_TUNE_LMR_AFTER_RAISE=1`, no new code; +27.9 ±
+//!   48.1 in self-play against the default of its time, see "Reductions and pruning"): against
+//!   Rapfi +15 −42 =3, +12 −47 =1, +15 −43 =2, +15 −42 =3, **+57 −174 =9, 25.6%**.
+//!
+//! The two that were ahead against Rapfi together (`BANGO_TUNE_LMR_OWN_THREAT=1
+//! BANGO_TUNE_LMR_AFTER_RAISE=1`), on openings none of these had seen (seeds 25-28), beside the
+//! default on the same openings, two arenas at once:
+//!
+//! | build | seed 25 | seed 26 | seed 27 | seed 28 | 240 games |
+//! |---|---|---|---|---|---|
+//! | default | +15 −43 =2 | +17 −42 =1 | +7 −50 =3 | +11 −46 =3 | +50 −181 =9, 22.7% |
+//! | own threats and after-raise | +14 −43 =3 | +13 −44 =3 | +15 −43 =2 | +17 −42 =1 | +59 −172 =9, 26.5% |
+//!
+//! Ahead by 3.8 points, inside the noise of two 240-game samples (about ±7.5 at 95%); in
+//! self-play against the default (200 ms, two arenas of 100 games, seeds 133 and 134) +97 −92
+//! =11, +8.7 ± 47.1. Not adopted on this evidence; the first lead to play longer (more seeds
+//! and 1 s) when the machine has the hours.
+//!
 //! ## Internal iterative reduction and the four-three win (issue 44, item 4; not kept)
 //!
 //! Two switches, off by default (a5bfa73; bench signature unchanged), played against the same
