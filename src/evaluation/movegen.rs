@@ -125,6 +125,13 @@ pub fn rank(own: Threat, opp: Threat) -> u8 {
     (2 * own as u8 + 1).max(2 * opp as u8)
 }
 
+/// Whether a cell of ladder rank `rank` is a threat of the mover's own (an odd rank above
+/// [`QUIET_RANK`]: [`rank`] gives the mover's rungs the odd values), not a block.
+#[inline]
+pub fn is_own_threat(rank: u8) -> bool {
+    rank > QUIET_RANK && rank % 2 == 1
+}
+
 /// The rung colour `c` can really use at `q`: a suspect black point that is forbidden is none.
 #[inline]
 pub fn usable_threat(pos: &mut Position, q: Pos, c: Color) -> Threat {
@@ -345,6 +352,26 @@ mod tests {
 
     fn position(pic: &str, rule: Rule) -> Position {
         Position::new(&Board::from_picture(pic).unwrap(), rule)
+    }
+
+    #[test]
+    fn own_threats_are_told_from_blocks_and_quiet_cells() {
+        let threats = [
+            Threat::Three,
+            Threat::DoubleThree,
+            Threat::Four,
+            Threat::FourThree,
+            Threat::OpenFour,
+            Threat::Five,
+        ];
+        for t in threats {
+            assert!(is_own_threat(rank(t, Threat::None)), "own {t:?}");
+            assert!(!is_own_threat(rank(Threat::None, t)), "block of {t:?}");
+            // A cell that is both: the higher rung decides, the own one on a tie.
+            assert!(is_own_threat(rank(t, t)), "own and block of {t:?}");
+        }
+        assert!(!is_own_threat(rank(Threat::None, Threat::None)));
+        assert!(!is_own_threat(QUIET_RANK));
     }
 
     #[test]

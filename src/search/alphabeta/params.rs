@@ -7,7 +7,7 @@
 //! depth; the others change what is searched and are judged by games. [`Params::exact`] keeps only
 //! the value-preserving ones.
 
-use crate::evaluation::movegen::{Defences, OpenThree, QUIET_RANK};
+use crate::evaluation::movegen::{self, Defences, OpenThree, QUIET_RANK};
 use crate::evaluation::weights::WeightSet;
 
 crate::declare_settings! {
@@ -243,10 +243,10 @@ impl Params {
     }
 
     /// The plies [`Params::lmr_own_threat`] takes off the reduction of a reducible move of
-    /// ladder rank `rank`: an own threat has an odd rank above the quiet ones.
+    /// ladder rank `rank` ([`movegen::is_own_threat`]).
     #[inline]
     pub fn own_threat_relief(&self, rank: u8) -> i32 {
-        if rank > QUIET_RANK && rank % 2 == 1 {
+        if movegen::is_own_threat(rank) {
             self.lmr_own_threat
         } else {
             0
