@@ -356,15 +356,8 @@ mod tests {
 
     #[test]
     fn own_threats_are_told_from_blocks_and_quiet_cells() {
-        let threats = [
-            Threat::Three,
-            Threat::DoubleThree,
-            Threat::Four,
-            Threat::FourThree,
-            Threat::OpenFour,
-            Threat::Five,
-        ];
-        for t in threats {
+        // Every rung above none.
+        for t in Threat::ALL.into_iter().skip(1) {
             assert!(is_own_threat(rank(t, Threat::None)), "own {t:?}");
             assert!(!is_own_threat(rank(Threat::None, t)), "block of {t:?}");
             // A cell that is both: the higher rung decides, the own one on a tie.
