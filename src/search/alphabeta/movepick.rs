@@ -103,15 +103,14 @@ impl Run<'_, '_> {
     pub(super) fn order(&self, moves: &mut [Move], tt_move: Option<Pos>, ply: usize) {
         let me = self.pos.side_to_move().index();
         let killers = self.stack[ply].killers;
-        let counter = self
-            .history
-            .counter(&self.params, me, self.pos.board().last_move());
+        let prev = self.pos.board().last_move();
+        let counter = self.history.counter(&self.params, me, prev);
         for m in moves.iter_mut() {
             let key = if Some(m.pos) == tt_move {
                 1 << 50
             } else if m.rank > QUIET_RANK {
                 let history = if self.params.learns_threat(m.rank) {
-                    self.history.order_bonus(&self.params, me, m.pos) >> 12
+                    self.history.order_bonus(&self.params, me, prev, m.pos) >> 12
                 } else {
                     0
                 };
@@ -123,7 +122,7 @@ impl Run<'_, '_> {
             } else if Some(m.pos) == counter {
                 (1 << 39) - 1
             } else {
-                ((m.value as i64) << 12) + self.history.order_bonus(&self.params, me, m.pos)
+                ((m.value as i64) << 12) + self.history.order_bonus(&self.params, me, prev, m.pos)
             };
             // The cell breaks ties (higher index first), folded into one integer so the sort
             // compares one word: keys are below 2^51 and cells below 2^10.
@@ -180,6 +179,7 @@ impl Run<'_, '_> {
         let mut tried = std::mem::take(&mut self.stack[ply].tried_moves);
         tried.clear();
         let me = self.pos.side_to_move().index();
+        let prev_move = self.pos.board().last_move();
         let likely_fail_high = !ROOT && self.stack[ply].likely_fail_high;
         let cut_node_reduction = if cut_node {
             self.params.lmr_cut_node
@@ -197,7 +197,8 @@ impl Run<'_, '_> {
             let extra_reduction = if reducible {
                 let policy_gap = picker.best_reducible_value.map_or(0, |v| v - m.value);
                 let history = if self.params.learns(m.rank) {
-                    self.params.history_reduction(self.history.quiet(me, m.pos))
+                    let h = self.history.score(&self.params, me, prev_move, m.pos);
+                    self.params.history_reduction(h)
                 } else {
                     0
                 };

@@ -159,6 +159,10 @@ crate::declare_settings! {
         /// Counter moves: the quiet move that last refuted the opponent's previous move is
         /// searched right after the killers (changes values; off: no gain shown).
         counter_moves: bool = false, "BANGO_COUNTER_MOVES";
+        /// Under [`Params::history_gravity`], continuation history: the learnt moves also by
+        /// the opponent's previous move, the order and the reductions reading the sum of both
+        /// entries (changes values; see `alphabeta::history`).
+        continuation_history: bool = false, "BANGO_CONT_HISTORY";
         /// Under [`Params::history_gravity`], the history also learns from, orders (within
         /// their rank) and reduces the threats up to [`Params::reducible_rank`], not only the
         /// quiet moves (changes values).
