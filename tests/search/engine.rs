@@ -389,8 +389,9 @@ fn eval_pruning_takes_nodes_out() {
     assert_eq!(depth5_nodes(Params::default()), both, "deterministic");
 }
 
-/// History with gravity, counter moves, the history of threats and history in the reductions
-/// (issue 44 item 5; all but counter moves on by default), each switched on from the classic
+/// History with gravity, counter moves, the history of threats, history in the reductions and
+/// the continuation history (issue 44 item 5; all but counter moves and the continuation
+/// history on by default), each switched on from the classic
 /// history, leave the search deterministic; learning from the
 /// reducible threats reorders and reduces enough to change the node count of some middle game's
 /// fixed-depth search, and the history's reductions read nothing without gravity's bounded
@@ -459,6 +460,20 @@ fn history_switches_change_the_search_deterministically() {
     });
     assert_ne!(with_reductions, nodes(threats), "the history's reductions");
     assert_eq!(nodes(Params::default()), with_reductions, "the default");
+    // The continuation history (off by default) reorders and reduces the learnt moves after
+    // the moves it has seen answered, deterministically.
+    let continuation = Params {
+        continuation_history: true,
+        ..Params::default()
+    };
+    let got = nodes(continuation);
+    println!("continuation: {got:?} against {with_reductions:?}");
+    assert_ne!(got, with_reductions, "continuation history");
+    assert_eq!(
+        nodes(continuation),
+        got,
+        "continuation history: deterministic"
+    );
 }
 
 /// The cut-node machinery (issue 44 item 3), each part switched on alone from the default: the
