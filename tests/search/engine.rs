@@ -327,7 +327,7 @@ fn node_counts_are_pinned() {
     assert_eq!(nodes, PINNED_NODES, "{got:?}");
 }
 
-const PINNED_NODES: [u64; 3] = [7551, 2120, 3707];
+const PINNED_NODES: [u64; 3] = [8485, 2106, 3719];
 
 /// With only open threes, their blocks and quiet moves reduced and pruned (as before the
 /// threats below a four-three were), no pruning by the static evaluation and the classic history, the search is the one before that change, node for node:
@@ -341,6 +341,8 @@ fn threats_kept_whole_give_the_earlier_search() {
         rfp: false,
         razor: false,
         history_gravity: false,
+        lmr_after_raise: 0,
+        lmr_own_threat: 0,
         ..Params::default()
     };
     assert_eq!(depth5_nodes(threats_whole), [22601, 2411, 7685]);
@@ -359,16 +361,20 @@ fn policy_reductions_off_give_the_earlier_search() {
         rfp: false,
         razor: false,
         history_gravity: false,
+        lmr_after_raise: 0,
+        lmr_own_threat: 0,
         ..Params::default()
     };
     assert_eq!(depth5_nodes(params), [22740, 2490, 8843]);
 }
 
-/// Pruning by the static evaluation (reverse futility and razoring) takes nodes out of every
-/// pinned middle game's fixed-depth search, reverse futility alone and both together. Razoring
-/// alone changes every search, but not always to fewer nodes at this depth: where its
-/// quiescence fails to confirm the cut, the node is searched anyway. The search stays
-/// deterministic with them.
+/// Pruning by the static evaluation (reverse futility and razoring) takes nodes out of the
+/// pinned middle games' fixed-depth searches: reverse futility alone out of every one, both
+/// together out of the three in all. Razoring alone changes every search, but not always to
+/// fewer nodes at this depth: where its quiescence fails to confirm the cut, the node is
+/// searched anyway (and since own threats are reduced less and late moves more after a raised
+/// alpha, both together search a little more in one of the three, 2106 against 1821). The
+/// search stays deterministic with them.
 #[test]
 fn eval_pruning_takes_nodes_out() {
     let off = Params {
@@ -383,9 +389,11 @@ fn eval_pruning_takes_nodes_out() {
     println!("off {plain:?}, rfp {rfp:?}, razor {razor:?}, both {both:?}");
     for i in 0..plain.len() {
         assert!(rfp[i] < plain[i], "rfp, position {i}");
-        assert!(both[i] < plain[i], "both, position {i}");
+        assert_ne!(both[i], plain[i], "both, position {i}");
         assert_ne!(razor[i], plain[i], "razor, position {i}");
     }
+    let total = |n: &[u64]| n.iter().sum::<u64>();
+    assert!(total(&both) < total(&plain), "both, in all");
     assert_eq!(depth5_nodes(Params::default()), both, "deterministic");
 }
 
