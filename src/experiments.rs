@@ -307,6 +307,17 @@
 //! (0.679 to 0.839) of one worker's time, where 108ee85, run next in the same way, takes 0.774
 //! (0.660 to 0.906): lazy SMP pays as before.
 //!
+//! **Continuation history** (`BANGO_CONT_HISTORY`, 84970cc, off): a second gravity table of
+//! the learnt moves indexed by the opponent's previous move too (2 × 1024 × 1024 16-bit
+//! entries, allocated on first use, not halved between iterations), the order and the
+//! reductions reading the sum of the two entries: where counter moves keep one answer per
+//! previous move, this ranks every answer. Bench signature 162887 -> 162586. Self-play against
+//! the same build without it (200 ms, 200 games, seeds 135 and 136, two arenas at once): +97 −91
+//! =12, +10.4 ± 47.0. Against Rapfi (built-in, 64 MiB, 300 ms, seeds 25-31, 60 games a seed,
+//! two arenas at once): +86 −323 =11, 21.8%, where the same build without it scored 20.2% on
+//! the same openings (seeds 25-31 above); paired +1.5 ± 4.4 points. Even both ways: it stays a
+//! switch, off.
+//!
 //! ## The candidate area (issue 44; neither kept)
 //!
 //! A quiet node's moves are the empty cells within Chebyshev distance 2 of a stone (a 5×5
@@ -351,7 +362,7 @@
 //! quiet ones and threats below a four-three, at most 10), so the extra selectivity reaches moves
 //! that matter.
 //!
-//! ## The table's PV mark and Rapfi's reduction refinements (issue 44, items 3 and 5; none kept)
+//! ## The table's PV mark and Rapfi's reduction refinements (issue 44, items 3 and 5; two kept)
 //!
 //! Three of Rapfi's late-move-reduction terms, each a switch off by default, played against
 //! the same build with it off (self-play, `arena --games 200 --tc-turn 200 --concurrency 1
@@ -391,8 +402,22 @@
 //!
 //! Ahead by 3.8 points, inside the noise of two 240-game samples (about ±7.5 at 95%); in
 //! self-play against the default (200 ms, two arenas of 100 games, seeds 133 and 134) +97 −92
-//! =11, +8.7 ± 47.1. Not adopted on this evidence; the first lead to play longer (more seeds
-//! and 1 s) when the machine has the hours.
+//! =11, +8.7 ± 47.1. Played longer the next session, the same way (the build of 739504e, both
+//! terms set by the environment, the two arenas side by side):
+//!
+//! | build | seeds 29-31 | seeds 32-35 | seeds 25-35, 660 games |
+//! |---|---|---|---|
+//! | both at 0 | +29 −148 =3, 16.9% | +45 −191 =4, 19.6% | +124 −520 =16, 20.0% |
+//! | own threats and after-raise | +36 −140 =4, 21.1% | +43 −190 =7, 19.4% | +138 −502 =20, 22.4% |
+//!
+//! Paired by game (same opening, same colours; the mean per-game difference of scores), +2.3 ±
+//! 3.5 points over the 660. The same default binary scored from 10.0% to 29.2% a seed: 60
+//! games a seed say little alone. **Both are on by default since 92d32e1** (bench signature
+//! 162887 -> 168168): ahead in self-play and against Rapfi, each inside its noise, as every
+//! measurement of the two (alone, together, three batches of seeds) pointed the same way.
+//! Lazy SMP after it (uncapped, depth 17 = 3.15 s for one worker, 8 rounds): N=2/N=1 0.623
+//! (0.566 to 0.686) per round. `bench --movetime 1000`, one run after the other: mean depth 15.3
+//! at 1.09 M nodes a second, against 15.4 at 1.16 M with both at 0.
 //!
 //! ## Internal iterative reduction and the four-three win (issue 44, item 4; not kept)
 //!

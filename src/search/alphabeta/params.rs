@@ -161,7 +161,8 @@ crate::declare_settings! {
         counter_moves: bool = false, "BANGO_COUNTER_MOVES";
         /// Under [`Params::history_gravity`], continuation history: the learnt moves also by
         /// the opponent's previous move, the order and the reductions reading the sum of both
-        /// entries (changes values; see `alphabeta::history`).
+        /// entries (changes values; see `alphabeta::history`; even: +10.4 ± 47.0 Elo in
+        /// self-play at 200 ms, 21.8% against Rapfi where off scores 20.2%).
         continuation_history: bool = false, "BANGO_CONT_HISTORY";
         /// Under [`Params::history_gravity`], the history also learns from, orders (within
         /// their rank) and reduces the threats up to [`Params::reducible_rank`], not only the
