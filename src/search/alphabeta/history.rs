@@ -30,9 +30,9 @@
 //! its two million entries every iteration would cost a millisecond each time).
 //!
 //! Invariants: with gravity off, the order and every update are the classic ones; under
-//! gravity every entry of both tables stays within ±`HISTORY_MAX`, so their sum within twice it;
-//! with the continuation history off its table is never written nor read. Every iteration halves the history
-//! ([`History::age`]); a new game clears all of it.
+//! gravity every entry of both tables stays within ±`HISTORY_MAX`, so their sum within twice
+//! it; with the continuation history off its table is never written nor read. Every iteration
+//! halves the history of moves ([`History::age`]); a new game clears all of it.
 
 use super::Params;
 use crate::game::board::{Pos, CELLS};

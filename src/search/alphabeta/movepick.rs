@@ -189,11 +189,12 @@ impl Run<'_, '_> {
         while let Some((m, i, may_reduce)) = picker.next(best > -WIN_MIN) {
             let reducible = !ROOT && may_reduce;
             // A late move's reduction beyond the depth-and-index one: the policy's share (how
-            // far it rates this move below the best reducible move so far), and
+            // far it rates this move below the best reducible move so far),
             // [`Params::lmr_after_raise`](super::Params) once a move has raised alpha at a PV
-            // node of middling depth (the node has a good move; the rest matter less), and the
-            // history's share for a move it learns from. Only a reducible move reads it, so no
-            // other move pays for it.
+            // node of middling depth (the node has a good move; the rest matter less), the
+            // history's share for a move it learns from, and less for an own threat (an attack is
+            // what could refute the node; [`Params::lmr_own_threat`](super::Params)). Only a
+            // reducible move reads it, so no other move pays for it.
             let extra_reduction = if reducible {
                 let policy_gap = picker.best_reducible_value.map_or(0, |v| v - m.value);
                 let history = if self.params.learns(m.rank) {
