@@ -871,10 +871,13 @@
 //! (bench signature 162294) against Rapfi on the held-out openings, beside the build of 92d32e1
 //! on the same games (`arena --games 48 --tc-turn 300 --concurrency 1 --openings
 //! open-heldout.txt --shuffle --seed 40`, `41`, two arenas at once): +16 −78 =2, 17.7%, where
-//! 92d32e1 scored 30.2%; paired by game **−12.5 ± 9.1 points**. Stopped there: the positions of
-//! lost games, labelled by the engine that won them, teach the evaluation to expect the attack
-//! everywhere rather than to avoid it. The milder fits read the validation split no better than a
-//! warm refit to the teacher alone (0.599, above), so none was played.
+//! 92d32e1 scored 30.2%; paired by game **−12.5 ± 9.1 points**. The mildest fit (`gB`, weight
+//! 0.05, signature 168462) on the same seeds: +16 −80 =0, 16.7%, **−13.5 ± 10.2 points** against
+//! 92d32e1 and −1.0 ± 9.1 against `gA`. Both lose about as much, so part of the loss may be what
+//! they share, the warm refit itself (the policy refitted to the teacher, top-1 33.1% -> 34.6%,
+//! and the evaluation moved off the shipped values), which a refit to the teacher alone would
+//! separate; either way, the positions of lost games labelled by the engine that won them did
+//! not teach the evaluation to avoid the attack. Nothing embedded.
 //!
 //! # Solver
 //!
