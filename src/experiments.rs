@@ -875,9 +875,14 @@
 //! 0.05, signature 168462) on the same seeds: +16 −80 =0, 16.7%, **−13.5 ± 10.2 points** against
 //! 92d32e1 and −1.0 ± 9.1 against `gA`. Both lose about as much, so part of the loss may be what
 //! they share, the warm refit itself (the policy refitted to the teacher, top-1 33.1% -> 34.6%,
-//! and the evaluation moved off the shipped values), which a refit to the teacher alone would
-//! separate; either way, the positions of lost games labelled by the engine that won them did
-//! not teach the evaluation to avoid the attack. Nothing embedded.
+//! and the evaluation moved off the shipped values). The control, a warm refit to the teacher
+//! alone (`gT`: `train fit --scale 900 --init src/evaluation/weights/freestyle.txt`, validation
+//! 0.6008 / 0.700, signature 138137), on the same seeds: +10 −84 =2, 11.5%, **−18.8 ± 9.3
+//! points** against 92d32e1, and `gB` against it +5.2 ± 8.8. So the loss is the refit's: without
+//! the self-play files the shipped fit read (lost with their machine), any refit moves off values
+//! that the teacher file alone cannot recover, and the gauntlet's positions win back a few of those
+//! points at most. Nothing embedded; a freestyle refit needs self-play data at least as good as
+//! the shipped fit's first (issue 45, item 5).
 //!
 //! # Solver
 //!
