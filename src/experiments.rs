@@ -968,20 +968,20 @@
 //! | `classic-freestyle-15.json` | freestyle | same with `freestyle` | 143 | 128 s |
 //! | `balanced-freestyle-15.json` | freestyle | `book build --out openbook/balanced-freestyle-15.json --id balanced-freestyle-15x15 --seeds ../shared/data/openings-freestyle-15.txt --depth 6 --ply 3 --width 2 --time 30000 --rule freestyle --size 15` | 144 | 64 s |
 //!
-//! **The books in the gauntlets against Rapfi.** The balanced book grows the openings of the
-//! file the gauntlets are played on, at depth 6, and a book move in a quiet position is played at
-//! once, so in about half the games bango's first move after the opening was a depth-6 answer.
-//! Over 3973 games against Rapfi at 300 ms (the sessions' arenas), bango scored 2.7% as white
-//! when its book answered the opening (1360 games) and 13.3% as white when it did not (626); as
-//! black 34.6% and 37.4%. Played without the book (`BANGO_BOOK=prior`, the build of 92d32e1,
-//! seeds 25 and 31, paired with the same build with it): 20.4% against 22.5%, **−2.1 ± 8.8
+//! **The books in the gauntlets against Rapfi.** The balanced book grows the openings of the file
+//! the gauntlets are played on, at depth 6, and a book move in a quiet position is played at once,
+//! so in about half the games bango's first move after the opening was a depth-6 answer. Over 3973
+//! games against Rapfi at 300 ms (the sessions' arenas), bango scored 2.7% as white when its book
+//! answered the opening (1360 games) and 13.3% as white when it did not (626); as black 34.6% and
+//! 37.4%. Played without the book (`BANGO_BOOK=prior`, the build of 92d32e1, seeds 25 and 31,
+//! paired with last session's games of the same search with it): 20.4% against 22.5%, **−2.1 ± 8.8
 //! points** over 120 games, stopped for the evaluation experiment above. On the same games, split
 //! by whether the book answered: as white, 41 games, 7.3% without the book and 2.4% with it; as
 //! black, 17 games, 11.8% and 47.1%; where it did not answer, the same within a game or two. The
-//! gap above is mostly which openings the book knows (those bad for white score little either
-//! way), and the book's net effect is inside the noise. The books stay; a figure on the shared
-//! openings has a book built from them behind it, where the team lead's held-out openings meet
-//! only the classic one.
+//! gap above is mostly which openings the book knows (those bad for white score little either way),
+//! and the book's net effect is inside the noise. The books stay; a figure on the shared openings
+//! has a book built from them behind it, where the team lead's held-out openings meet only the
+//! classic one.
 //!
 //! # Running at scale
 //!
