@@ -100,8 +100,8 @@ crate::declare_settings! {
         lmr_policy_max: i32 = 2, "BANGO_TUNE_LMR_POLICY_MAX";
         /// Reduced moves after one raised alpha (at a PV node of remaining depth 3 to 11) are
         /// reduced this many plies more; 0 = never (changes values; 1 against 0: +27.9 ± 48.1
-        /// Elo at 200 ms and 25.6% against Rapfi where 0 scores 23.5%; with
-        /// [`Params::lmr_own_threat`] 1 the default, see there).
+        /// Elo at 200 ms and 25.6% against Rapfi where 0 scores 23.5%; made the default
+        /// together with [`Params::lmr_own_threat`], whose figures are the pair's).
         lmr_after_raise: i32 = 1, "BANGO_TUNE_LMR_AFTER_RAISE";
         /// Moves of ladder rank at most this may be reduced: quiet moves, open threes, double
         /// threes and plain fours, each own or its block ([`crate::evaluation::movegen`]'s ladder); a
