@@ -544,7 +544,10 @@
 //! # game's result. The shipped weights read two rounds played by the build of 0349c18 with its
 //! # fitted weights (about 1.2 s a game on one core: 2379 s and 2317 s for 2000 games each);
 //! # since the farm (d16a140) each game is seeded by its number, so that shards make the same
-//! # data: the same seed now makes other games than that build did (its files come from 90da261)
+//! # data: the same seed now makes other games than that build did. Played by a build of 0349c18
+//! # (`git worktree add ../old 0349c18`), the two commands below make the very files again:
+//! # 39943 positions (2781 s and 2773 s beside each other in 2026-12), and the fit of 8b139e1 on
+//! # them writes the shipped file's values byte for byte (48 s)
 //! target/release/pbrain-bango train selfplay --out /tmp/selfplay-2.txt --games 2000 --seed 2
 //! target/release/pbrain-bango train selfplay --out /tmp/selfplay-3.txt --games 2000 --seed 3
 //! # fit to the teacher file's training openings and both self-play files, then rebuild (the
@@ -879,10 +882,63 @@
 //! alone (`gT`: `train fit --scale 900 --init src/evaluation/weights/freestyle.txt`, validation
 //! 0.6008 / 0.700, signature 138137), on the same seeds: +10 −84 =2, 11.5%, **−18.8 ± 9.3
 //! points** against 92d32e1, and `gB` against it +5.2 ± 8.8. So the loss is the refit's: without
-//! the self-play files the shipped fit read (lost with their machine), any refit moves off values
-//! that the teacher file alone cannot recover, and the gauntlet's positions win back a few of those
-//! points at most. Nothing embedded; a freestyle refit needs self-play data at least as good as
+//! the self-play files the shipped fit read (then thought lost with their machine; the next
+//! section plays them again), any refit moves off values that the teacher file alone cannot
+//! recover, and the gauntlet's positions win back a few of those points at most. Nothing embedded; a freestyle refit needs self-play data at least as good as
 //! the shipped fit's first (issue 45, item 5).
+//!
+//! ## The shipped fit's data again, and the finer features on it (issue 45, items 1, 2, 5; not kept)
+//!
+//! The self-play files the shipped fit read were not lost for good: a build of 0349c18 plays them
+//! again (the recipe above), 39943 positions, and the fit of 8b139e1 on them writes the shipped
+//! file's values byte for byte. So the finer patterns and the mask term can at last be judged on
+//! the shipped fit's own data, the control being the shipped file itself. Fits by the build of
+//! 92d32e1 (fourteen patterns; `train fit --scale 900 --selfplay selfplay-2.txt --selfplay
+//! selfplay-3.txt [--threat-mask] [--init src/evaluation/weights/freestyle.txt]`, 50 s cold, 339 s
+//! warm), validation split (non-mate cross-entropy, Pearson non-mate, move order top-1):
+//!
+//! | fit | cross-entropy | Pearson | top-1 |
+//! |---|---|---|---|
+//! | the shipped file (eleven patterns) | 0.5831 | 0.757 | 33.1% |
+//! | fine | 0.5855 | 0.752 | 35.5% |
+//! | fine + mask (`fm`, bench signature 142745) | 0.5845 | 0.754 | 35.5% |
+//! | fine + mask, warm from the shipped file | 0.5855 | 0.752 | 34.6% |
+//!
+//! On the same data the new features read the held-out positions no better (the training part
+//! does: 0.6283 for the shipped file, 0.6171 warm); they order moves better. `fm` against the
+//! shipped file (the build of 92d32e1), `arena --tc-turn T --concurrency 1 --openings
+//! ../shared/data/openings-freestyle-15.txt --shuffle`, beside the gauntlet below:
+//!
+//! | time | seed | result |
+//! |---|---|---|
+//! | 100 ms | 138 | +200 −184 =16, +13.9 ± 33.5 |
+//! | 300 ms | 139 | +106 −81 =13, +43.7 ± 47.2 |
+//! | 300 ms | 140 | +100 −87 =13, +22.6 ± 46.9 |
+//!
+//! At 300 ms over both seeds, 400 games: +206 −168 =26, **+33.1 ± 33.2 Elo**, short of issue 45's
+//! +80 and its lower end at 0.
+//!
+//! Against Rapfi (built-in, 64 MiB) on the held-out openings of the section above (`arena --games
+//! 48 --tc-turn 300 --concurrency 1 --openings open-heldout.txt --shuffle --seed S`), `fm` and the
+//! build of 92d32e1 on the same seeds, both in this session, paired by game: seeds 40-44, 240
+//! games, `fm` +44 −191 =5, 19.4%, the baseline +57 −176 =7, 25.2%: **−5.8 ± 5.1 points** (seeds
+//! 42-44 alone −6.6 ± 6.3, 40-41 alone −4.7 ± 8.7). The finer features gain against bango and
+//! lose against Rapfi: not embedded.
+//!
+//! The yardstick of decisive positions (`yardstick score benches/yardstick-rapfi-20s.txt`, tune
+//! part, 300 ms, Rapfi judging at 1000 ms) reads the opposite: the baseline 34/142 and 33/142 on
+//! two runs (−0.7 points paired), `fm` 48/142, **+9.9 (+2.0..+17.7)** against the first, and
+//! the teacher-only refit `gT`, which lost the most games of all, 55/142, **+14.8
+//! (+5.6..+23.9)**. Its positions were chosen where the shipped evaluation's move failed, so an
+//! evaluation that moves differently holds more of them by selection alone: the yardstick can
+//! compare search changes under one evaluation, never two evaluations.
+//!
+//! The baseline played again on seeds 40 and 41 scored 26.0% where its run of the session before
+//! had scored 30.2%: one run of the baseline differs from another by −4.2 ± 9.9 points, as much
+//! as the effects the section above read against that one run. Against the second run the
+//! earlier fits read `gT` −14.6 ± 10.3, `gA` −8.3 ± 9.1 and `gB` −9.4 ± 8.2 points: the
+//! teacher-only refit's loss stands, the two others' is smaller than it looked. A paired figure
+//! now needs the baseline played on the same seeds in the same session, as here.
 //!
 //! # Solver
 //!
