@@ -884,8 +884,9 @@
 //! points** against 92d32e1, and `gB` against it +5.2 ± 8.8. So the loss is the refit's: without
 //! the self-play files the shipped fit read (then thought lost with their machine; the next
 //! section plays them again), any refit moves off values that the teacher file alone cannot
-//! recover, and the gauntlet's positions win back a few of those points at most. Nothing embedded; a freestyle refit needs self-play data at least as good as
-//! the shipped fit's first (issue 45, item 5).
+//! recover, and the gauntlet's positions win back a few of those points at most. Nothing
+//! embedded; a freestyle refit needs self-play data at least as good as the shipped fit's first
+//! (issue 45, item 5).
 //!
 //! ## The shipped fit's data again, and the finer features on it (issue 45, items 1, 2, 5; not kept)
 //!
@@ -895,7 +896,8 @@
 //! the shipped fit's own data, the control being the shipped file itself. Fits by the build of
 //! 92d32e1 (fourteen patterns; `train fit --scale 900 --selfplay selfplay-2.txt --selfplay
 //! selfplay-3.txt [--threat-mask] [--init src/evaluation/weights/freestyle.txt]`, 50 s cold, 339 s
-//! warm), validation split (non-mate cross-entropy, Pearson non-mate, move order top-1):
+//! warm beside two matches), validation split (non-mate cross-entropy, Pearson non-mate, move order
+//! top-1):
 //!
 //! | fit | cross-entropy | Pearson | top-1 |
 //! |---|---|---|---|
