@@ -21,7 +21,11 @@
 //! - correlation: bango's score as a win probability (`1/(1+exp(-s/K))`, proved wins 1 and
 //!   losses 0) against the label's (mates 1 or 0). The engine's score scale `K` is unknown for
 //!   a hand-set evaluation, so the report gives Pearson's r at the `K` that fits best, at a
-//!   given `--scale`, and Spearman's rank correlation, which no scale changes.
+//!   given `--scale`, and Spearman's rank correlation, which no scale changes;
+//! - forced results: of the positions the label proves won (`mate+N`), the share where bango's
+//!   score is a proved win too, and of those it proves lost, the share bango proves lost (the
+//!   labelling engine found these within its own time: how many bango finds within its time
+//!   measures how far its search sees threat sequences, whatever its evaluation).
 //!
 //! # Validation split
 //! Positions that share an opening (the longest line of the opening file that their stones
@@ -406,6 +410,10 @@ pub struct Summary {
     pub spearman: f64,
     /// The same three over non-mate labels only: best scale, r there, Spearman.
     pub quiet_corr: (f64, f64, f64),
+    /// Positions labelled won (`mate+N`), and of which bango's score is a proved win.
+    pub wins_proved: (usize, usize),
+    /// Positions labelled lost (`mate-N`), and of which bango's score is a proved loss.
+    pub losses_proved: (usize, usize),
 }
 
 impl Summary {
@@ -444,6 +452,20 @@ impl Summary {
         let (qs, ql) = pairs(true);
         let qraw: Vec<f64> = qs.iter().map(|&s| s as f64).collect();
         let qbest = best_scale(&qs, &ql);
+        let proved = |won: bool| -> (usize, usize) {
+            let labelled: Vec<usize> = (0..outcomes.len())
+                .filter(|&i| matches!(positions[i].label, Label::Mate(n) if (n > 0) == won))
+                .collect();
+            let found = labelled
+                .iter()
+                .filter(|&&i| match outcomes[i].decision.score {
+                    Some(s) if won => s >= WIN_MIN,
+                    Some(s) => s <= -WIN_MIN,
+                    None => false,
+                })
+                .count();
+            (labelled.len(), found)
+        };
         Summary {
             positions: outcomes.len(),
             agree,
@@ -456,6 +478,8 @@ impl Summary {
             at_scale: scale.map(|k| (k, pearson(&probs(k), &labels))),
             spearman: spearman(&raw, &labels),
             quiet_corr: (qbest.0, qbest.1, spearman(&qraw, &ql)),
+            wins_proved: proved(true),
+            losses_proved: proved(false),
         }
     }
 
@@ -498,6 +522,13 @@ impl Summary {
         s += &format!(
             "non-mate labels only: pearson {:.3} at best scale {:.0}, spearman {:.3}\n",
             self.quiet_corr.1, self.quiet_corr.0, self.quiet_corr.2
+        );
+        let (won, won_found) = self.wins_proved;
+        let (lost, lost_found) = self.losses_proved;
+        s += &format!(
+            "forced results proved: wins {:.1}% ({won_found}/{won}), losses {:.1}% ({lost_found}/{lost})\n",
+            pct(won_found, won),
+            pct(lost_found, lost)
         );
         s
     }
@@ -661,6 +692,8 @@ mod tests {
             line(12, "-30"),    // 10-14, two cells off
             line(12, "5"),      // 10-14, seven cells off: the last distance bucket
             line(24, "mate+5"), // a mate label: in neither breakdown
+            line(26, "mate+9"), // a win bango proves
+            line(27, "mate-4"), // a loss bango does not prove
         ];
         let answer = |x: usize, y: usize| Outcome {
             decision: Decision {
@@ -670,7 +703,22 @@ mod tests {
             },
             agrees: Pos::new(x, y) == Pos::new(7, 7),
         };
-        let outcomes = [answer(7, 7), answer(9, 6), answer(0, 7), answer(1, 1)];
+        let proved = |score: i32| Outcome {
+            decision: Decision {
+                pos: Pos::new(3, 3),
+                score: Some(score),
+                source: Source::Search { depth: 1 },
+            },
+            agrees: false,
+        };
+        let outcomes = [
+            answer(7, 7),
+            answer(9, 6),
+            answer(0, 7),
+            answer(1, 1),
+            proved(WIN_MIN),
+            proved(-WIN_MIN + 1),
+        ];
         let refs: Vec<&Labelled> = ps.iter().collect();
         let s = Summary::of(&refs, &outcomes, None);
         assert_eq!((s.quiet, s.quiet_agree), (3, 1));
@@ -680,6 +728,13 @@ mod tests {
         assert!(text.contains(" 0-9 100% (1/1) 10-14 0% (0/2)"), "{text}");
         assert!(text.contains(" 30+ 0% (0/0)\n"), "{text}");
         assert!(text.contains(" 2: 1 3: 0 4: 0 5+: 1\n"), "{text}");
+        // Of the two wins labelled, the one scored WIN_MIN is proved; the loss scored one
+        // above the proved-loss bound is not.
+        assert_eq!((s.wins_proved, s.losses_proved), ((2, 1), (1, 0)));
+        assert!(
+            text.contains("forced results proved: wins 50.0% (1/2), losses 0.0% (0/1)\n"),
+            "{text}"
+        );
         assert_eq!(
             (phase_of(0), phase_of(9), phase_of(10), phase_of(99)),
             (0, 0, 1, 4)
