@@ -192,8 +192,9 @@ impl Run<'_, '_> {
             // far it rates this move below the best reducible move so far),
             // [`Params::lmr_after_raise`](super::Params) once a move has raised alpha at a PV
             // node of middling depth (the node has a good move; the rest matter less), the
-            // history's share for a move it learns from, the cut node's share, and less for an own
-            // threat (an attack is what could refute the node; [`Params::lmr_own_threat`](super::Params)).
+            // history's share for a move it learns from, the cut node's share, and less for an
+            // own threat (an attack is what could refute the node;
+            // [`Params::lmr_own_threat`](super::Params)).
             // Only a reducible move reads it, so no other move pays for it.
             let extra_reduction = if reducible {
                 let policy_gap = picker.best_reducible_value.map_or(0, |v| v - m.value);
