@@ -125,10 +125,11 @@ fn exe() -> Result<PathBuf, String> {
     std::env::current_exe().map_err(|e| format!("cannot find this binary's path: {e}"))
 }
 
-/// A run's work, ready to run a shard of or to merge.
+/// A run's work, ready to run a shard of or to merge. Both kinds are boxed: their sizes differ
+/// by hundreds of bytes either way as the search's parameters grow, and a run builds one.
 enum Work {
-    Arena(bango::front::arena::Match),
-    Selfplay(train::Selfplay),
+    Arena(Box<bango::front::arena::Match>),
+    Selfplay(Box<train::Selfplay>),
 }
 
 impl Work {
@@ -140,9 +141,11 @@ impl Work {
                     std::iter::once("arena".to_string()).chain(spec.args.iter().cloned()),
                 )
                 .map_err(|e| format!("the run's arena arguments: {e}"))?;
-                Ok(Work::Arena(arena::build(line.args)?))
+                Ok(Work::Arena(Box::new(arena::build(line.args)?)))
             }
-            Kind::Selfplay => Ok(Work::Selfplay(train::Selfplay::parse(&spec.args, config)?)),
+            Kind::Selfplay => Ok(Work::Selfplay(Box::new(train::Selfplay::parse(
+                &spec.args, config,
+            )?))),
         }
     }
 

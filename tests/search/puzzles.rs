@@ -158,3 +158,33 @@ fn forced_reply_extensions_prove_vcts_at_a_lower_depth() {
         count(&off)
     );
 }
+
+/// With [`Params::qsearch_vcf`], the quiescence plays a connected line of fours to its end:
+/// at depth 1 it proves nearly every freestyle and standard VCF puzzle of the sample (which
+/// the two-four default mostly cannot), and with the quiescence table on as well.
+#[test]
+fn the_connected_vcf_quiescence_proves_vcfs_at_depth_one() {
+    let mut puzzles = load("puzzles-vcf.txt", "freestyle", 7, 150);
+    puzzles.extend(load("puzzles-vcf.txt", "standard", 7, 150));
+    let proofs = |qsearch_vcf: bool, qsearch_tt: bool| {
+        let params = Params {
+            qsearch_vcf,
+            qsearch_tt,
+            ..Params::default()
+        };
+        puzzles
+            .iter()
+            .filter(|p| search_in(p, Plan::depth(1), params, 256 << 10).score >= WIN_MIN)
+            .count()
+    };
+    let (default, vcf, vcf_tt) = (
+        proofs(false, false),
+        proofs(true, false),
+        proofs(true, true),
+    );
+    let n = puzzles.len();
+    println!("depth 1, {n} VCF puzzles: {default} proved by default, {vcf} with the VCF, {vcf_tt} with its table");
+    assert!(vcf * 10 >= n * 9, "{vcf}/{n}");
+    assert!(vcf_tt * 10 >= n * 9, "{vcf_tt}/{n}");
+    assert!(vcf >= default + n / 4, "{vcf} against {default}");
+}

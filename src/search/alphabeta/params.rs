@@ -48,6 +48,15 @@ crate::declare_settings! {
         /// Under freestyle and standard, the quiescence's last four must be one that can still
         /// win: a four-three, a four making a point of two fours, or one whose block makes a four.
         qsearch_prune_last_four: bool = true, "BANGO_QSEARCH_PRUNE_LAST_FOUR";
+        /// After its first four (any on the board), the quiescence goes on with every own four
+        /// on a line through the mover's last stone within four cells, without a count limit:
+        /// a connected line of fours (VCF) is read to its end at the horizon, as the strongest
+        /// engine's quiescence does (changes values; off until games judge it, experiments
+        /// page).
+        qsearch_vcf: bool = false, "BANGO_QSEARCH_VCF";
+        /// The quiescence reads the table (a bound that settles the window ends the node) and
+        /// stores the nodes that searched moves, at depth 0 (changes values; off).
+        qsearch_tt: bool = false, "BANGO_QSEARCH_TT";
         /// The evaluation and move-order weights: `fitted` (each rule's own fit), `freestyle`
         /// (the freestyle fit under every rule) or `classic` (the hand-set values; changes
         /// values).

@@ -1,16 +1,23 @@
 //! The quiescence search: forced blocks and own fours are played out, so that the static
 //! evaluation is only read where no five is pending. Steps are numbered Q1 to Q6.
+//! With [`Params::qsearch_vcf`](super::Params) the fours after the first continue the attack
+//! without a count limit; with [`Params::qsearch_tt`](super::Params) the table is read and
+//! written at depth 0.
 
 use super::run::Run;
-use super::score::win_in;
+use super::score::{from_tt, win_in};
 use super::MAX_PLY;
 use crate::evaluation::movegen::{self, Defences, Move};
+use crate::game::board::Pos;
 use crate::game::pattern::Threat;
 use crate::game::rules::Rule;
+use crate::search::tt::Bound;
 
 impl Run<'_, '_> {
     /// The quiescence score `ply` plies from the root inside `alpha..beta` (fail-soft), with up
-    /// to `fours` own fours still to play (the last only where it can still win).
+    /// to `fours` own fours still to play (the last only where it can still win); under
+    /// [`Params::qsearch_vcf`](super::Params) `fours` only tells the first four (the budget
+    /// itself) from the rest and may go below 0.
     pub(super) fn qsearch(&mut self, mut alpha: i32, beta: i32, ply: usize, fours: i32) -> i32 {
         // Q1. Count and poll.
         if self.poll() {
@@ -25,6 +32,16 @@ impl Run<'_, '_> {
         if ply >= MAX_PLY - 2 {
             return self.evaluate();
         }
+        // Q2b. The table: a bound that settles the window ends the node (every entry is at
+        // least as deep as the quiescence).
+        let key = self.pos.key();
+        let table = self.params.tt && self.params.qsearch_tt;
+        if table {
+            if let Some(s) = self.table_cut(key, alpha, beta, ply) {
+                return s;
+            }
+        }
+        let orig_alpha = alpha;
         let op = self.pos.side_to_move().opponent();
         // Q3. A five of the opponent must be blocked: no standing pat.
         if self.pos.has_at_least(op, Threat::Five) {
@@ -32,24 +49,70 @@ impl Run<'_, '_> {
             movegen::generate(&mut self.pos, Defences::OFF, &mut moves);
             let best = self.qsearch_moves(&moves, alpha, beta, ply, fours, -win_in(ply + 2));
             self.stack[ply].moves = moves;
+            if table && !self.aborted {
+                self.store(key, 0, best, orig_alpha, beta, ply, None);
+            }
             return best;
         }
         // Q4. Stand pat: the mover may always play a quiet move.
         let stand = self.evaluate();
-        if stand >= beta || fours <= 0 {
+        let vcf = self.params.qsearch_vcf;
+        if stand >= beta || (fours <= 0 && !vcf) {
             return stand;
         }
         alpha = alpha.max(stand);
         // Q5. Own fours: each forces a block, and chains of them can end in a four-three.
         let mut moves = std::mem::take(&mut self.stack[ply].moves);
         movegen::fours(&mut self.pos, &mut moves);
-        // Q6. The last four allowed must be able to win.
-        if fours == 1 && self.params.qsearch_prune_last_four {
+        if vcf {
+            // After the first four, only fours that continue the attack: a four elsewhere
+            // stood on the board before, and trying every order of independent fours would
+            // only transpose.
+            if fours < self.params.qsearch_fours {
+                self.keep_continuing_fours(&mut moves);
+            }
+        } else if fours == 1 && self.params.qsearch_prune_last_four {
+            // Q6. The last four allowed must be able to win.
             self.keep_winning_fours(&mut moves);
         }
+        let searched = !moves.is_empty();
         let best = self.qsearch_moves(&moves, alpha, beta, ply, fours - 1, stand);
         self.stack[ply].moves = moves;
+        if table && searched && !self.aborted {
+            self.store(key, 0, best, orig_alpha, beta, ply, None);
+        }
         best
+    }
+
+    /// The table's bound for a quiescence node, when it settles `alpha..beta`.
+    fn table_cut(&self, key: u64, alpha: i32, beta: i32, ply: usize) -> Option<i32> {
+        let e = self.ctx.tt.probe(key)?;
+        let s = from_tt(e.score, ply);
+        let cut = match e.bound {
+            Bound::Exact => true,
+            Bound::Lower => s >= beta,
+            Bound::Upper => s <= alpha,
+        };
+        cut.then_some(s)
+    }
+
+    /// Keeps the fours on a line through the mover's last stone, within four cells of it (the
+    /// cells whose lines that stone changed); without a last stone of the mover, none.
+    fn keep_continuing_fours(&self, moves: &mut Vec<Move>) {
+        let me = self.pos.side_to_move();
+        let last = self
+            .pos
+            .board()
+            .history()
+            .iter()
+            .rev()
+            .find(|&&(_, c)| c == me)
+            .map(|&(p, _)| p);
+        let Some(last) = last else {
+            moves.clear();
+            return;
+        };
+        moves.retain(|m| on_line_within(m.pos, last, 4));
     }
 
     /// Keeps the fours that can still lead to a win: a four-three, a four that makes a point of
@@ -124,4 +187,11 @@ impl Run<'_, '_> {
         }
         best
     }
+}
+
+/// Whether `a` and `b` share a row, column or diagonal at most `reach` cells apart.
+fn on_line_within(a: Pos, b: Pos, reach: usize) -> bool {
+    let dx = a.x().abs_diff(b.x());
+    let dy = a.y().abs_diff(b.y());
+    (dx == 0 || dy == 0 || dx == dy) && dx.max(dy) <= reach
 }
