@@ -499,6 +499,67 @@
 //! Both inside the noise of 240 games (about ±5.5 points at 95%): a strong opponent that punishes
 //! a missed attack does not make the extensions pay either. Both stay off.
 //!
+//! ## The opponent's long wins (issue 44; a diagnosis)
+//!
+//! Where does bango's decisive move go wrong? The yardstick's tune part
+//! (`benches/yardstick-rapfi-20s.txt`) holds 142 positions before a move that lost to Rapfi;
+//! the build of 92d32e1 at 300 ms still plays a move that drops in 108 of them. After each of
+//! those 108 moves (77 distinct positions), the opponent to move:
+//! - Rapfi (built-in, 1000 ms, `yardstick label --judge-ms 1000`) proves a win in 58 (on 40
+//!   distinct positions; one position unanswered), a median **23 plies** to the five (quartiles
+//!   21 and 29): not one-move blunders but long attacks.
+//! - bango's own search (`teacher --nodes 330000 --verbose`, about its 300 ms) proves the
+//!   opponent's win in **4**; at ten times the nodes (3.3 M) in 39. Its score for the opponent
+//!   is a median +318 (0.35 logit): it sees an edge, not the attack.
+//! - The df-pn VCT solver (`solve --vct --cpu-time --time 1000`) proves 17, finds no VCT at
+//!   all in 44 (16 of them Rapfi's wins: the attack needs quiet moves a VCT does not make)
+//!   and runs out of time in 47.
+//!
+//! So the gap is seeing long threat lines inside the search, at the horizon and through the
+//! defender's forced replies, which is what the strongest engine's quiescence (a VCF without a
+//! length cap) and its extension of replies to a four do. The same 108 positions make a quick
+//! screen of the search switches (`teacher children.txt --nodes 330000`, opponent's wins
+//! proved; the file is built from the yardstick and the 300 ms moves by a throwaway script):
+//!
+//! | switches | proved of 108 |
+//! |---|---|
+//! | default | 4 |
+//! | `BANGO_PROOFS=vct` | 5 |
+//! | `BANGO_FOUR_THREE_DEFENCES=1 BANGO_FOUR_THREE_WINS=1` | 6 |
+//! | `BANGO_EXACT_DEFENCES=1` | 9 |
+//! | `BANGO_QSEARCH_VCF=1` | 9 |
+//! | `BANGO_EXTEND_BLOCKS=1` | 10 |
+//! | `BANGO_QSEARCH_VCF=1 BANGO_QSEARCH_TT=1` | 11 |
+//! | `BANGO_EXTEND_DEFENCES=1` | 12 |
+//! | exact defences, block extension, four-three set and win | 13 |
+//! | block extension and exact defences | 14 |
+//! | both extensions | 15 |
+//! | both extensions and exact defences | 21 |
+//! | default at 3.3 M nodes | 39 |
+//!
+//! Each switch sees more of these attacks at equal nodes, none as much as ten times the
+//! nodes; the screen says what a switch can see, only games say what it is worth (every
+//! switch above was inside the noise against Rapfi alone, see the sections above).
+//!
+//! `teacher` now also reports the forced results it proves: on the validation split at 300
+//! ms, 140 of the 168 positions the labels prove won and 139 of the 153 they prove lost (the
+//! labels are Rapfi's at 300 ms; those positions come from whole games, most near their end).
+//!
+//! **The quiescence's connected VCF** (`BANGO_QSEARCH_VCF`, `BANGO_QSEARCH_TT`, 2d36fef, both
+//! off; bench signature 168168 -> 159914 with the VCF, 139826 with its table too). Unlike the
+//! earlier quiescence VCF (e0da36b, which after its two plain fours went on only with fours
+//! that win at once), after the first four (any on the board) it plays every own four on a
+//! line through the mover's last stone, however many: at depth 1 it proves 298 of 300
+//! freestyle and standard VCF puzzles where the default proves 93
+//! (`tests/search/puzzles.rs`). On the 108 positions above, 9 and 11 (with the table) where
+//! the default proves 4. Against Rapfi (built-in, 64 MiB, 300 ms a move) on the held-out
+//! openings (`arena --games 48 --tc-turn 300 --concurrency 1 --openings open-heldout.txt
+//! --shuffle --seed 45..48`), VCF and table beside the same binary with both off, two arenas
+//! at once: **+45 −144 =3 (24.2%) against +38 −145 =9 (22.4%), paired +1.8 ± 7.1 points** over
+//! 192 games (seeds 45-46 +7.3 ± 9.8, 47-48 −3.6 ± 10.1). Inside the noise, as every threat
+//! switch before it: the switches stay off. Seeing a four-line at the horizon is not what the
+//! 23-ply attacks above need; they need the depth to reach the position where it starts.
+//!
 //! ## Lazy SMP
 //!
 //! Time to depth with two workers against one (`cargo bench --bench smp`, paired N=2/N=1 ratios,
