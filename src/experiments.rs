@@ -909,6 +909,20 @@
 //! budget, or a caro-capable engine), which this session did not have the hours for. Caro
 //! keeps reading the freestyle file.
 //!
+//! **A deeper judge (not kept either).** The same recipe with the labels of the shipped
+//! freestyle fit's budget: `train selfplay --rule caro --games 1700 --label-nodes 150000 --seed
+//! 85` and `86` (3230 s and 3182 s beside each other and other work, 16861 and 16827
+//! positions: 19000 an hour a core at 150000 label nodes), and the same warm fit (66 s;
+//! held-out games, 3387 samples, judged by these labels: the freestyle file 0.5520, 0.778,
+//! 0.767; the fit 0.5414, 0.800, 0.807; bench signature 187723). Embedded as a caro file that
+//! `fitted` reads under caro, against the same build reading the freestyle file, `arena --rule
+//! caro --games 100 --tc-turn 200 --concurrency 1 --openings
+//! ../shared/data/openings-freestyle-15.txt --shuffle --seed 116` and `117`, two at once: +48
+//! −44 =8 and +47 −42 =11, **+95 −86 =19, +15.6 ± 46 Elo** over 200 games: ahead, the interval's
+//! lower end below 0, so caro keeps reading the freestyle file. A judge 7.5 times deeper than
+//! the first moved the figure from −18 to +16, both inside the noise; a caro set that clearly
+//! gains needs more than bango judging itself.
+//!
 //! ## Rapfi's labels on the positions of the games it won (issue 45, item 5; not kept)
 //!
 //! The depth issue's diagnosis is that bango never learnt to avoid the positions that let Rapfi
