@@ -88,6 +88,13 @@ impl Pos {
             .abs_diff(other.x())
             .max(self.y().abs_diff(other.y()))
     }
+
+    /// Whether `self` and `other` share a row, column or diagonal at most `reach` steps apart.
+    #[inline]
+    pub fn on_line_within(self, other: Pos, reach: usize) -> bool {
+        let (dx, dy) = (self.x().abs_diff(other.x()), self.y().abs_diff(other.y()));
+        (dx == 0 || dy == 0 || dx == dy) && dx.max(dy) <= reach
+    }
 }
 
 impl fmt::Display for Pos {
@@ -140,5 +147,21 @@ impl Direction {
             Direction::Diagonal => STRIDE + 1,
             Direction::AntiDiagonal => STRIDE - 1,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn on_line_within_follows_rows_columns_and_diagonals() {
+        let c = Pos::new(7, 7);
+        assert!(c.on_line_within(Pos::new(11, 7), 4)); // row
+        assert!(c.on_line_within(Pos::new(7, 3), 4)); // column
+        assert!(c.on_line_within(Pos::new(3, 11), 4)); // anti-diagonal
+        assert!(!c.on_line_within(Pos::new(12, 7), 4)); // too far
+        assert!(!c.on_line_within(Pos::new(8, 9), 4)); // a knight's move: no line
+        assert!(c.on_line_within(c, 0));
     }
 }

@@ -231,8 +231,8 @@ impl Run<'_, '_> {
     }
 
     /// The table's advice for a node: its move, and its score when a deep enough bound settles
-    /// the window (never at PV nodes).
-    fn probe(
+    /// the window (never at PV nodes). The quiescence asks at depth 0.
+    pub(super) fn probe(
         &self,
         key: u64,
         depth: i32,
@@ -274,11 +274,11 @@ impl Run<'_, '_> {
 }
 
 /// What the transposition table says of a node.
-struct TableAdvice {
+pub(super) struct TableAdvice {
     /// The entry's best move, if any.
     best: Option<Pos>,
     /// The remaining depth the entry was searched to (0 without an entry).
     depth: i32,
     /// The entry's score, when a deep enough bound settles the window.
-    cut: Option<i32>,
+    pub(super) cut: Option<i32>,
 }

@@ -51,8 +51,8 @@ crate::declare_settings! {
         /// After its first four (any on the board), the quiescence goes on with every own four
         /// on a line through the mover's last stone within four cells, without a count limit:
         /// a connected line of fours (VCF) is read to its end at the horizon, as the strongest
-        /// engine's quiescence does (changes values; off until games judge it, experiments
-        /// page).
+        /// engine's quiescence does (changes values; off: even against Rapfi, experiments
+        /// page "The opponent's long wins").
         qsearch_vcf: bool = false, "BANGO_QSEARCH_VCF";
         /// The quiescence reads the table (a bound that settles the window ends the node) and
         /// stores the nodes that searched moves, at depth 0 (changes values; off).

@@ -5,13 +5,11 @@
 //! written at depth 0.
 
 use super::run::Run;
-use super::score::{from_tt, win_in};
+use super::score::win_in;
 use super::MAX_PLY;
 use crate::evaluation::movegen::{self, Defences, Move};
-use crate::game::board::Pos;
 use crate::game::pattern::Threat;
 use crate::game::rules::Rule;
-use crate::search::tt::Bound;
 
 impl Run<'_, '_> {
     /// The quiescence score `ply` plies from the root inside `alpha..beta` (fail-soft), with up
@@ -37,7 +35,7 @@ impl Run<'_, '_> {
         let key = self.pos.key();
         let table = self.params.tt && self.params.qsearch_tt;
         if table {
-            if let Some(s) = self.table_cut(key, alpha, beta, ply) {
+            if let Some(s) = self.probe(key, 0, alpha, beta, ply, false).cut {
                 return s;
             }
         }
@@ -84,18 +82,6 @@ impl Run<'_, '_> {
         best
     }
 
-    /// The table's bound for a quiescence node, when it settles `alpha..beta`.
-    fn table_cut(&self, key: u64, alpha: i32, beta: i32, ply: usize) -> Option<i32> {
-        let e = self.ctx.tt.probe(key)?;
-        let s = from_tt(e.score, ply);
-        let cut = match e.bound {
-            Bound::Exact => true,
-            Bound::Lower => s >= beta,
-            Bound::Upper => s <= alpha,
-        };
-        cut.then_some(s)
-    }
-
     /// Keeps the fours on a line through the mover's last stone, within four cells of it (the
     /// cells whose lines that stone changed); without a last stone of the mover, none.
     fn keep_continuing_fours(&self, moves: &mut Vec<Move>) {
@@ -112,7 +98,7 @@ impl Run<'_, '_> {
             moves.clear();
             return;
         };
-        moves.retain(|m| on_line_within(m.pos, last, 4));
+        moves.retain(|m| m.pos.on_line_within(last, 4));
     }
 
     /// Keeps the fours that can still lead to a win: a four-three, a four that makes a point of
@@ -187,11 +173,4 @@ impl Run<'_, '_> {
         }
         best
     }
-}
-
-/// Whether `a` and `b` share a row, column or diagonal at most `reach` cells apart.
-fn on_line_within(a: Pos, b: Pos, reach: usize) -> bool {
-    let dx = a.x().abs_diff(b.x());
-    let dy = a.y().abs_diff(b.y());
-    (dx == 0 || dy == 0 || dx == dy) && dx.max(dy) <= reach
 }

@@ -147,7 +147,7 @@ impl Trace {
             }
             b.put(m, a).expect("traced cell is empty");
             played += 1;
-            let moved = on_line_within(q, m, 5);
+            let moved = q.on_line_within(m, 5);
             let fives = if moved {
                 threats::five_points_through(b, m, a, rule)
             } else {
@@ -156,7 +156,7 @@ impl Trace {
             let dfive = match last {
                 None => !threats::five_points_through(b, q, d, rule).is_empty(),
                 Some(r) => {
-                    on_line_within(q, r, 4)
+                    q.on_line_within(r, 4)
                         && !threats::five_points_through(b, r, d, rule).is_empty()
                 }
             };
@@ -225,12 +225,6 @@ fn white_may_forbid(b: &Board, m: Pos) -> bool {
         })
         .count();
     lines >= 3
-}
-
-/// Whether `p` and `q` share a row, column or diagonal at most `n` steps apart.
-fn on_line_within(p: Pos, q: Pos, n: usize) -> bool {
-    let (dx, dy) = (p.x().abs_diff(q.x()), p.y().abs_diff(q.y()));
-    (dx == 0 || dy == 0 || dx == dy) && dx.max(dy) <= n
 }
 
 #[cfg(test)]
