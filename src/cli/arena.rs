@@ -178,3 +178,93 @@ pub fn run(mut args: Args) -> u8 {
         }
     }
 }
+
+/// Options of `paired`.
+#[derive(clap::Args, Debug)]
+#[command(
+    after_help = "Each --first run pairs with the --second run at the same place (say, one seed \
+                  each), and their games pair by record file: play the two candidates against \
+                  the same opponent with the same openings, seeds and games, e.g.\n  arena \
+                  --games 48 --openings FILE --shuffle --seed 49 --out new-49 \"name=new,cmd=...\" \
+                  \"name=rapfi,cmd=...\"\nand the same with the baseline into old-49."
+)]
+pub struct PairedArgs {
+    /// A run folder (`arena --out`) of the first candidate (repeatable).
+    #[arg(long, value_name = "DIR", required = true)]
+    first: Vec<PathBuf>,
+    /// A run folder of the second candidate, one for each `--first`, in the same order.
+    #[arg(long, value_name = "DIR", required = true)]
+    second: Vec<PathBuf>,
+    /// The first candidate's engine name in its runs (default: each run's first engine).
+    #[arg(long, value_name = "NAME")]
+    first_name: Option<String>,
+    /// The second candidate's engine name in its runs (default: each run's first engine).
+    #[arg(long, value_name = "NAME")]
+    second_name: Option<String>,
+}
+
+fn compare_runs(args: &PairedArgs) -> Result<String, String> {
+    use bango::front::arena::paired::{Comparison, Run};
+    if args.first.len() != args.second.len() {
+        return Err(format!(
+            "{} --first runs against {} --second runs: give one of each per seed",
+            args.first.len(),
+            args.second.len()
+        ));
+    }
+    let read = |dir: &PathBuf, name: &Option<String>| {
+        let path = dir.join("summary.json");
+        std::fs::read_to_string(&path)
+            .map_err(|e| e.to_string())
+            .and_then(|t| Run::from_summary(&t, name.as_deref()))
+            .map_err(|e| format!("{}: {e}", path.display()))
+    };
+    let mut c = Comparison::default();
+    let mut names = (String::new(), String::new());
+    for (a, b) in args.first.iter().zip(&args.second) {
+        let (a, b) = (read(a, &args.first_name)?, read(b, &args.second_name)?);
+        c.add(&a, &b)?;
+        names = (a.candidate, b.candidate);
+    }
+    let (mean, half) = c
+        .difference()
+        .ok_or("fewer than two games in common: nothing to compare")?;
+    let mut out = String::new();
+    for (label, name, w) in [("first", &names.0, c.first), ("second", &names.1, c.second)] {
+        out += &format!(
+            "{label} {name}: {} games, +{} -{} ={}, score {:.1}%, elo {}\n",
+            w.games(),
+            w.wins,
+            w.losses,
+            w.draws,
+            100.0 * w.score(),
+            w.elo_text()
+        );
+    }
+    out += &format!(
+        "paired: first less second {:+.1} points (95% {:+.1}..{:+.1}) over {} games, {} scored \
+         differently",
+        100.0 * mean,
+        100.0 * (mean - half),
+        100.0 * (mean + half),
+        c.differences.len(),
+        c.differing()
+    );
+    if c.unpaired > 0 {
+        out += &format!("; {} games in one run only, left out", c.unpaired);
+    }
+    out.push('\n');
+    Ok(out)
+}
+
+/// Compares two candidates' runs game by game; returns the exit code (0 done, 2 bad usage or
+/// runs that do not pair).
+pub fn paired(args: PairedArgs) -> u8 {
+    match compare_runs(&args) {
+        Ok(text) => {
+            print!("{text}");
+            0
+        }
+        Err(e) => usage_error("paired", e),
+    }
+}

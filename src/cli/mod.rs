@@ -62,6 +62,9 @@ enum Command {
     Gui(gui::Args),
     /// Play matches between Gomocup brains (round robin when more than two).
     Arena(arena::Args),
+    /// Compare two candidates' matches against one opponent game by game (same openings,
+    /// seeds and colours): each one's score and the paired difference with its 95% interval.
+    Paired(arena::PairedArgs),
     /// Fixed-depth search signature (nodes, nps), or depth reached in a fixed time.
     Bench(bench::Args),
     /// Solve VCF / VCT puzzle files.
@@ -120,6 +123,7 @@ pub fn run() -> u8 {
         #[cfg(not(loom))]
         Some(Command::Gui(a)) => gui::run(a, &config),
         Some(Command::Arena(a)) => arena::run(a),
+        Some(Command::Paired(a)) => arena::paired(a),
         Some(Command::Bench(a)) => bench::run(a, &config),
         Some(Command::Solve(a)) => solve::run(a),
         Some(Command::Book(c)) => book::run(c),

@@ -729,3 +729,49 @@ fn random_openings_are_legal_under_renju() {
     }
     assert!(distinct.len() > 190);
 }
+
+#[test]
+fn paired_compares_two_candidates_game_by_game() {
+    // Two candidates against the same opponent, same seed and openings: `new` plays the first
+    // empty cell, `old` answers garbage and loses every game.
+    let dir = fake_dir("paired");
+    let run = |candidate: &str, name: &str, seed: u64| {
+        let mut m = good_match(&dir, 4);
+        m.engines[0] = fake(&dir, candidate);
+        m.engines[0].name = name.into();
+        m.engines[0].tc_turn_ms = m.engines[1].tc_turn_ms;
+        m.engines[1].name = "opp".into();
+        m.seed = seed;
+        let out = dir.join(format!("{name}-{seed}"));
+        m.out = Some(out.clone());
+        m.run().unwrap();
+        out
+    };
+    let (new, old, other_seed) = (
+        run("good", "new", 5),
+        run("garbage", "old", 5),
+        run("good", "new", 6),
+    );
+    let new_score: f64 = read_summary(&new)["pairings"][0]["score"].as_f64().unwrap();
+    let paired = |first: &PathBuf, second: &PathBuf| {
+        std::process::Command::new(bango_testkit::brain_binary())
+            .args(["paired", "--first"])
+            .arg(first)
+            .arg("--second")
+            .arg(second)
+            .output()
+            .expect("run pbrain-bango paired")
+    };
+    let out = paired(&new, &old);
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("second old: 4 games, +0 -4 =0"), "{text}");
+    // Every game of `old` is lost, so the paired difference is `new`'s own score.
+    let expected = format!("paired: first less second {:+.1} points", 100.0 * new_score);
+    assert!(text.contains(&expected), "{expected} in {text}");
+    // Runs of other seeds meet other openings: not comparable, and said so.
+    let out = paired(&other_seed, &old);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("not the same game"), "{err}");
+}

@@ -9,7 +9,8 @@
 //! - [`analyst`]: one brain asked about single positions (a judge, or a player of positions);
 //! - [`game`]: one refereed game ([`play_game`]);
 //! - [`runner`]: the schedule, worker threads and reports ([`Match`]);
-//! - [`record`]: PSQ game files and JSON.
+//! - [`record`]: PSQ game files and JSON;
+//! - [`paired`]: two candidates' runs against one opponent, compared game by game.
 //!
 //! The `pbrain-bango arena` command line is a thin layer over [`Match`] in the binary's `cli`.
 //!
@@ -20,6 +21,7 @@ pub mod analyst;
 pub mod engine;
 pub mod game;
 pub mod openings;
+pub mod paired;
 pub mod record;
 
 pub mod runner;

@@ -377,23 +377,6 @@ fn tally(rep: &mut PairingReport, sg: &ScheduledGame, rec: &GameRecord, a: usize
     }
 }
 
-fn fmt_elo(wdl: &Wdl) -> String {
-    let e = wdl.elo();
-    let err = wdl.elo_error95();
-    let e = if e.is_finite() {
-        format!("{e:+.1}")
-    } else if e > 0.0 {
-        "+inf".into()
-    } else {
-        "-inf".into()
-    };
-    if err.is_finite() {
-        format!("{e} ± {err:.1}")
-    } else {
-        format!("{e} ± inf")
-    }
-}
-
 fn fmt_duration(ms: u128) -> String {
     let s = ms / 1000;
     if s >= 3600 {
@@ -418,7 +401,7 @@ fn progress_line(reports: &[PairingReport], done: usize, total: usize, started: 
         r.wdl.losses,
         r.wdl.draws,
         100.0 * r.wdl.score(),
-        fmt_elo(&r.wdl)
+        r.wdl.elo_text()
     );
     if let Some((llr, _)) = r.sprt {
         let _ = write!(s, " llr {llr:.2}");
@@ -456,7 +439,7 @@ impl MatchReport {
                 w.losses,
                 w.draws,
                 100.0 * w.score(),
-                fmt_elo(w)
+                w.elo_text()
             );
             let _ = writeln!(s, "  {} lost by: {}", r.a, fmt_reasons(&r.a_losses));
             let _ = writeln!(s, "  {} lost by: {}", r.b, fmt_reasons(&r.b_losses));

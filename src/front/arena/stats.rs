@@ -11,7 +11,7 @@
 //!   `ln((1-β)/α)` and H0 (`elo <= elo0`) at `ln(β/(1-α))`.
 
 /// The 97.5% quantile of the standard normal distribution (two-sided 95%).
-const Z95: f64 = 1.959_963_984_540_054;
+pub const Z95: f64 = 1.959_963_984_540_054;
 
 /// Wins, losses and draws of one side.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -77,6 +77,25 @@ impl Wdl {
         let s = self.score();
         let d = Z95 * (self.variance() / n as f64).sqrt();
         (score_to_elo(s + d) - score_to_elo(s - d)) / 2.0
+    }
+
+    /// [`Wdl::elo`] and its error bar as the reports print them: `+12.3 ± 45.6`, `-inf` or
+    /// `± inf` where the score or the interval reaches 0 or 1.
+    pub fn elo_text(&self) -> String {
+        let e = self.elo();
+        let err = self.elo_error95();
+        let e = if e.is_finite() {
+            format!("{e:+.1}")
+        } else if e > 0.0 {
+            "+inf".into()
+        } else {
+            "-inf".into()
+        };
+        if err.is_finite() {
+            format!("{e} ± {err:.1}")
+        } else {
+            format!("{e} ± inf")
+        }
     }
 }
 
