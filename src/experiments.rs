@@ -9,8 +9,11 @@
 //! # How things are measured
 //!
 //! Strength is measured by games (`pbrain-bango arena`, usually `--concurrency 1`, freestyle
-//! openings, colours swapped per opening); speed and search shape by fixed work (the node-count
-//! signature, puzzle files, time to depth):
+//! openings, colours swapped per opening); a candidate and its baseline against Rapfi by the
+//! same seeds played by both in one session, paired game by game (`pbrain-bango paired --first
+//! NEW-49 --second OLD-49 ...`, since this page's last Rapfi sections; earlier by a throwaway
+//! script doing the same); speed and search shape by fixed work (the node-count signature,
+//! puzzle files, time to depth):
 //!
 //! ```sh
 //! # node-count signature: 18 fixed positions, one worker, depth 7 (a change that moves it changes
@@ -540,6 +543,15 @@
 //! Each switch sees more of these attacks at equal nodes, none as much as ten times the
 //! nodes; the screen says what a switch can see, only games say what it is worth (every
 //! switch above was inside the noise against Rapfi alone, see the sections above).
+//!
+//! The screen's best, both extensions and exact defences together (`BANGO_EXTEND_BLOCKS=1
+//! BANGO_EXTEND_DEFENCES=1 BANGO_EXACT_DEFENCES=1`), against Rapfi (built-in, 64 MiB, 300 ms a
+//! move, held-out openings, `arena --games 48 --seed 49..53`), beside the same binary (97715b5)
+//! with them off, two arenas at once: **+40 −195 =5 (17.7%) against +47 −185 =8 (21.2%),
+//! paired −3.5 ± 6.0 points** over 240 games (seeds 49-50 −9.4 ± 10.4, 51-53 +0.3 ± 7.1). What
+//! the screen sees at equal nodes the games do not pay for: the extensions spend the depth on
+//! threat lines that the rest of the tree then lacks (as in self-play, −58 Elo for the pair).
+//! Stopped at 240 of the 400 games planned, all three stay off.
 //!
 //! `teacher` now also reports the forced results it proves: on the validation split at 300
 //! ms, 140 of the 168 positions the labels prove won and 139 of the 153 they prove lost (the
