@@ -544,15 +544,6 @@
 //! nodes; the screen says what a switch can see, only games say what it is worth (every
 //! switch above was inside the noise against Rapfi alone, see the sections above).
 //!
-//! The screen's best, both extensions and exact defences together (`BANGO_EXTEND_BLOCKS=1
-//! BANGO_EXTEND_DEFENCES=1 BANGO_EXACT_DEFENCES=1`), against Rapfi (built-in, 64 MiB, 300 ms a
-//! move, held-out openings, `arena --games 48 --seed 49..53`), beside the same binary (97715b5)
-//! with them off, two arenas at once: **+40 −195 =5 (17.7%) against +47 −185 =8 (21.2%),
-//! paired −3.5 ± 6.0 points** over 240 games (seeds 49-50 −9.4 ± 10.4, 51-53 +0.3 ± 7.1). What
-//! the screen sees at equal nodes the games do not pay for: the extensions spend the depth on
-//! threat lines that the rest of the tree then lacks (as in self-play, −58 Elo for the pair).
-//! Stopped at 240 of the 400 games planned, all three stay off.
-//!
 //! `teacher` now also reports the forced results it proves: on the validation split at 300
 //! ms, 140 of the 168 positions the labels prove won and 139 of the 153 they prove lost (the
 //! labels are Rapfi's at 300 ms; those positions come from whole games, most near their end).
@@ -571,6 +562,46 @@
 //! 192 games (seeds 45-46 +7.3 ± 9.8, 47-48 −3.6 ± 10.1). Inside the noise, as every threat
 //! switch before it: the switches stay off. Seeing a four-line at the horizon is not what the
 //! 23-ply attacks above need; they need the depth to reach the position where it starts.
+//!
+//! The screen's best, both extensions and exact defences together (`BANGO_EXTEND_BLOCKS=1
+//! BANGO_EXTEND_DEFENCES=1 BANGO_EXACT_DEFENCES=1`), against Rapfi (built-in, 64 MiB, 300 ms a
+//! move, held-out openings, `arena --games 48 --seed 49..53`), beside the same binary (97715b5)
+//! with them off, two arenas at once: **+40 −195 =5 (17.7%) against +47 −185 =8 (21.2%),
+//! paired −3.5 ± 6.0 points** over 240 games (seeds 49-50 −9.4 ± 10.4, 51-53 +0.3 ± 7.1). What
+//! the screen sees at equal nodes the games do not pay for: the extensions spend the depth on
+//! threat lines that the rest of the tree then lacks (as in self-play, −58 Elo for the pair).
+//! Stopped at 240 of the 400 games planned, all three stay off.
+//!
+//! ## Time odds: who turns time into strength (issue 44; a calibration)
+//!
+//! How far is bango from Rapfi in time? The build of 97715b5 and Rapfi (built-in, 64 MiB) on
+//! the held-out openings, `arena --games 48 --seed 49..` with a per-engine turn time
+//! (`"name=odds4,tc-turn=1200,cmd=..."`), two arenas at once, each paired by `pbrain-bango
+//! paired` with the even-time run of the same seeds (bango and Rapfi at 300 ms, the baseline of
+//! the section above, 21.2% over 240 games):
+//!
+//! | bango | Rapfi | games | bango's score | paired against even time |
+//! |---|---|---|---|---|
+//! | 600 ms | 300 ms | 192 (seeds 49-52) | 24.5% | +2.1 (−4.4..+8.6) points |
+//! | 1200 ms | 300 ms | 192 (seeds 49-52) | 28.9% | +6.5 (−1.1..+14.2) |
+//! | 300 ms | 75 ms | 96 (seeds 49-50) | 51.0% | **+26.0 (+14.1..+38.0)** |
+//!
+//! A quarter of Rapfi's time brings it to bango's level (about 200 Elo); four times bango's
+//! time brings bango about 6 points (some 60 Elo; 1200 ms against 600 ms, +4.4 (−2.4..+11.3)).
+//! Rapfi turns time into strength against bango far better than bango does against Rapfi (in
+//! self-play bango does: two workers at equal time, about a doubling of nodes, +58 Elo). So the
+//! gap is not depth as such, which more time gives bango too, but what a deeper search of
+//! bango's shape still does not find: the attacks of the diagnosis above, 21-29 plies long,
+//! which Rapfi's search reaches with time. By colour, at even time bango scores 30.4% as black
+//! and 12.1% as white (these openings favour black; Rapfi wins nearly all its black games at
+//! every time tried).
+//!
+//! One reading, tried at once: bango's move-count pruning keeps at most 10 prunable moves at
+//! every depth from 3 on (`BANGO_TUNE_MAX_QUIET_MOVES`), where Rapfi's count grows with the
+//! depth (`(3 + d^1.32) / (2 − improving)`, 12 to 24 at depth 10), so a deeper iteration of
+//! bango goes deeper along the same narrow tree. With a cap of 20 (bench signature 171651),
+//! same seeds and baseline: **+46 −187 =7 (20.6%), paired −0.6 (−7.1..+5.8) points** over 240
+//! games. Not the cause at 300 ms; the cap stays at 10.
 //!
 //! ## Lazy SMP
 //!
