@@ -14,7 +14,7 @@
 //! | 4 search | [`search`] | `settings`, `timeman`, `tt`, `known`, `busy`, `alphabeta`, `smp` | declared parameters, time plans, the shared table, positions known beforehand, busy-move marks, the alpha-beta worker, lazy SMP |
 //! | 5 knowledge | [`knowledge`] | `book`, `database` | opening books, the opening prior, Swap2 and Soosõrv, the position database |
 //! | 6 engine | [`engine`] | `config`, `resources`, `algo` | the one configuration, the threads and table it comes to on this machine, the move-choosing algorithms |
-//! | 7 front ends | [`front`] | `protocol`, `gui`, `arena`, `bench`, `teacher`, `train`, `farm`, `tune`, `yardstick` | the Gomocup session (stdin, TCP, WebSocket), the browser board, matches between brains, the node-count signature, agreement with a labelled file, self-play data and the fit of the weights, runs cut into shards (local processes or Slurm array tasks) and their exact merge, SPSA tuning of the search's tunables by games, decisive positions of lost games judged by a stronger brain |
+//! | 7 front ends | [`front`] | `protocol`, `gui`, `arena` (and `paired`), `bench`, `teacher`, `train`, `farm`, `tune`, `yardstick` | the Gomocup session (stdin, TCP, WebSocket), the browser board, matches between brains, the node-count signature, agreement with a labelled file, self-play data and the fit of the weights, runs cut into shards (local processes or Slurm array tasks) and their exact merge, SPSA tuning of the search's tunables by games, decisive positions of lost games judged by a stronger brain |
 //!
 //! A module may use its own layer and the layers below, never one above, and no two modules
 //! use each other (the layering test in the binary's `cli` checks both on every `crate::` and
