@@ -226,35 +226,8 @@ fn compare_runs(args: &PairedArgs) -> Result<String, String> {
         c.add(&a, &b)?;
         names = (a.candidate, b.candidate);
     }
-    let (mean, half) = c
-        .difference()
-        .ok_or("fewer than two games in common: nothing to compare")?;
-    let mut out = String::new();
-    for (label, name, w) in [("first", &names.0, c.first), ("second", &names.1, c.second)] {
-        out += &format!(
-            "{label} {name}: {} games, +{} -{} ={}, score {:.1}%, elo {}\n",
-            w.games(),
-            w.wins,
-            w.losses,
-            w.draws,
-            100.0 * w.score(),
-            w.elo_text()
-        );
-    }
-    out += &format!(
-        "paired: first less second {:+.1} points (95% {:+.1}..{:+.1}) over {} games, {} scored \
-         differently",
-        100.0 * mean,
-        100.0 * (mean - half),
-        100.0 * (mean + half),
-        c.differences.len(),
-        c.differing()
-    );
-    if c.unpaired > 0 {
-        out += &format!("; {} games in one run only, left out", c.unpaired);
-    }
-    out.push('\n');
-    Ok(out)
+    c.text(&names.0, &names.1)
+        .ok_or_else(|| "fewer than two games in common: nothing to compare".into())
 }
 
 /// Compares two candidates' runs game by game; returns the exit code (0 done, 2 bad usage or

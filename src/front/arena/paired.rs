@@ -166,6 +166,31 @@ impl Comparison {
     pub fn differing(&self) -> usize {
         self.differences.iter().filter(|d| **d != 0.0).count()
     }
+
+    /// The report: each candidate's result in the paired games under its name, then the
+    /// paired difference with its interval; `None` when [`Comparison::difference`] is.
+    pub fn text(&self, first: &str, second: &str) -> Option<String> {
+        let (mean, half) = self.difference()?;
+        let mut out = format!(
+            "first {first}: {}\nsecond {second}: {}\n",
+            self.first.text(),
+            self.second.text()
+        );
+        out += &format!(
+            "paired: first less second {:+.1} points (95% {:+.1}..{:+.1}) over {} games, {} \
+             scored differently",
+            100.0 * mean,
+            100.0 * (mean - half),
+            100.0 * (mean + half),
+            self.differences.len(),
+            self.differing()
+        );
+        if self.unpaired > 0 {
+            out += &format!("; {} games in one run only, left out", self.unpaired);
+        }
+        out.push('\n');
+        Some(out)
+    }
 }
 
 fn colour(black: bool) -> &'static str {

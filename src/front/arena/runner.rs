@@ -429,18 +429,7 @@ impl MatchReport {
         let mut s = String::new();
         for r in &self.pairings {
             let w = &r.wdl;
-            let _ = writeln!(
-                s,
-                "{} vs {}: {} games, +{} -{} ={}, score {:.1}%, elo {}",
-                r.a,
-                r.b,
-                w.games(),
-                w.wins,
-                w.losses,
-                w.draws,
-                100.0 * w.score(),
-                w.elo_text()
-            );
+            let _ = writeln!(s, "{} vs {}: {}", r.a, r.b, w.text());
             let _ = writeln!(s, "  {} lost by: {}", r.a, fmt_reasons(&r.a_losses));
             let _ = writeln!(s, "  {} lost by: {}", r.b, fmt_reasons(&r.b_losses));
             let _ = writeln!(s, "  draws: {}", fmt_reasons(&r.draws));

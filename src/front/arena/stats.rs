@@ -79,8 +79,22 @@ impl Wdl {
         (score_to_elo(s + d) - score_to_elo(s - d)) / 2.0
     }
 
-    /// [`Wdl::elo`] and its error bar as the reports print them: `+12.3 ± 45.6`, `-inf` or
-    /// `± inf` where the score or the interval reaches 0 or 1.
+    /// The result as the reports print it: `48 games, +9 -38 =1, score 19.8%, elo -243.1 ±
+    /// 134.1` (the Elo `-inf` or `+inf`, its bar `± inf`, where the score or the interval
+    /// reaches 0 or 1).
+    pub fn text(&self) -> String {
+        format!(
+            "{} games, +{} -{} ={}, score {:.1}%, elo {}",
+            self.games(),
+            self.wins,
+            self.losses,
+            self.draws,
+            100.0 * self.score(),
+            self.elo_text()
+        )
+    }
+
+    /// [`Wdl::elo`] and its error bar as the reports print them: `+12.3 ± 45.6`.
     pub fn elo_text(&self) -> String {
         let e = self.elo();
         let err = self.elo_error95();
