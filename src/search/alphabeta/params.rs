@@ -121,8 +121,12 @@ crate::declare_settings! {
         /// [`Params::reducible_rank`] so that a match can tell skipping a threat from scouting it
         /// shallower.
         prunable_rank: u8 = 7, "BANGO_TUNE_PRUNABLE_RANK";
-        /// Move-count pruning keeps `late_move_base + depth²` prunable moves of a non-PV node...
+        /// Move-count pruning keeps `late_move_base + depth^late_move_exponent` prunable moves
+        /// of a non-PV node...
         late_move_base: i32 = 3, "BANGO_TUNE_LATE_MOVE_BASE";
+        /// ...the count's growth with the remaining depth (2: `depth²`; the strongest engine's
+        /// count grows as `depth^1.32`, with no cap)...
+        late_move_exponent: f32 = 2.0, "BANGO_TUNE_LATE_MOVE_EXPONENT";
         /// ...and never more than this many, at any depth...
         max_quiet_moves: i32 = 10, "BANGO_TUNE_MAX_QUIET_MOVES";
         /// ...and this percentage of that where the side to move is not improving (its static
@@ -309,16 +313,28 @@ impl Params {
     }
 
     /// Move-count pruning: at a non-PV node of remaining depth `depth`, where the side to move
-    /// is `improving` or not, prunable moves after this many are not searched (at least one). Only moves of rank at most [`Params::prunable_rank`] that are not
-    /// killers are prunable; the table move is searched first.
+    /// is `improving` or not, prunable moves after this many are not searched (at least one).
+    /// Only moves of rank at most [`Params::prunable_rank`] that are not killers are prunable;
+    /// the table move is searched first.
     #[inline]
     pub fn late_move_count(&self, depth: i32, improving: bool) -> usize {
-        let count = (self.late_move_base + depth * depth).min(self.max_quiet_moves);
-        if improving {
-            count as usize
+        // The default's square without a power per node; another exponent's power truncated.
+        let depth = depth.max(0);
+        let grown = if self.late_move_exponent == 2.0 {
+            depth * depth
         } else {
-            (count * self.mcp_not_improving_percent / 100).max(1) as usize
-        }
+            (depth as f32).powf(self.late_move_exponent) as i32
+        };
+        let count = self
+            .late_move_base
+            .saturating_add(grown)
+            .min(self.max_quiet_moves);
+        let count = if improving {
+            i64::from(count)
+        } else {
+            i64::from(count) * i64::from(self.mcp_not_improving_percent) / 100
+        };
+        count.max(1) as usize
     }
 
     /// Internal iterative reduction at a node of remaining `depth`: one ply for a PV or cut
@@ -438,6 +454,31 @@ mod tests {
             ..p
         };
         assert_eq!(p.late_move_count(1, false), 1);
+        // The strongest engine's growth, 3 + d^1.32 truncated, without the cap of 10.
+        let p = Params {
+            late_move_exponent: 1.32,
+            max_quiet_moves: 64,
+            ..Params::default()
+        };
+        let counts: Vec<usize> = [1, 3, 5, 8, 10]
+            .iter()
+            .map(|&d| p.late_move_count(d, true))
+            .collect();
+        assert_eq!(counts, [4, 7, 11, 18, 23]);
+        // Absurd settings stay counts: never below one, never an overflow.
+        let p = Params {
+            late_move_exponent: 1e9,
+            max_quiet_moves: i32::MAX,
+            mcp_not_improving_percent: i32::MAX,
+            ..Params::default()
+        };
+        assert_eq!(p.late_move_count(3, true), i32::MAX as usize);
+        assert!(p.late_move_count(3, false) >= i32::MAX as usize);
+        let p = Params {
+            late_move_base: -100,
+            ..Params::default()
+        };
+        assert_eq!(p.late_move_count(3, true), 1);
     }
 
     #[test]
