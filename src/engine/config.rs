@@ -39,7 +39,8 @@ crate::declare_settings! {
         show_detail: u8 = 1, "BANGO_SHOW_DETAIL", info "show_detail";
         /// Think on the opponent's time (the position after our move) until the next command.
         pondering: bool = false, "BANGO_PONDER", info "pondering";
-        /// Opening book and opening prior: `on`, `off`, `book` (book alone), `prior` (prior alone).
+        /// Opening book and opening prior: `on`, `off`, `book` (book alone), `prior` (prior alone),
+        /// `hints` (the prior, and book moves searched first, never played at once).
         book: BookMode = BookMode::Both, "BANGO_BOOK";
         /// Root proof searches: `vcf` (own VCF, break the opponent's), `vct` (also own VCT),
         /// `vctdef` (also restrict the root against the opponent's VCT), `off`.

@@ -1,6 +1,7 @@
 //! The opening book in play, end to end through the protocol: book moves answered at once (as
 //! black and as white, after TURN and after a BOARD in any orientation and stone order), a
-//! corrupt book degrading to search, and the `BANGO_BOOK=0` switch.
+//! corrupt book degrading to search, and the `BANGO_BOOK` switches (`0`, and `hints`, which
+//! lets the search overrule the book).
 
 use bango_testkit::brain::{parse_move, send_board, Brain, Mode};
 use std::path::{Path, PathBuf};
@@ -128,6 +129,31 @@ fn bango_book_zero_switches_the_book_off() {
     let (p, msgs) = answer(&mut b);
     assert_ne!(p, (13, 1));
     assert!(!msgs.iter().any(|m| m.starts_with("book")), "{msgs:?}");
+    b.send("END");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn bango_book_hints_lets_the_search_overrule_a_quiet_book_move() {
+    // The position of line 2, where the book's move 13,1 is one no search would choose: with
+    // the book as hints it is searched first and loses to the search's choice; with the book
+    // on, the same brain setup plays it at once.
+    let stones = ["7,7,2".to_string(), "8,8,1".into(), "9,7,2".into()];
+    let dir = folder("hints", &[("e2e.json", BOOK)]);
+    let mut b = start(&[("BANGO_BOOK", "hints")], &dir, 300);
+    send_board(&mut b, "BOARD", &stones);
+    let (p, msgs) = answer(&mut b);
+    assert_ne!(p, (13, 1), "{msgs:?}");
+    assert!(!msgs.iter().any(|m| m.starts_with("book ")), "{msgs:?}");
+    // The search ran: its iterations are reported.
+    assert!(msgs.iter().any(|m| m.starts_with("depth ")), "{msgs:?}");
+    b.send("END");
+
+    let mut b = start(&[("BANGO_BOOK", "on")], &dir, 300);
+    send_board(&mut b, "BOARD", &stones);
+    let (p, msgs) = answer(&mut b);
+    assert_eq!(p, (13, 1), "{msgs:?}");
+    assert!(msgs.iter().any(|m| m == "book 13,1"), "{msgs:?}");
     b.send("END");
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -37,18 +37,26 @@ crate::setting_enum! {
         BookOnly = ["book"],
         /// The prior alone.
         PriorOnly = ["prior"],
+        /// The prior, and the book's moves only as hints: searched first, never played at
+        /// once (the search decides, so a shallow book line cannot overrule a deeper search).
+        Hints = ["hints"],
     }
 }
 
 impl BookMode {
     /// Whether the book is used.
     pub fn book(self) -> bool {
+        matches!(self, BookMode::Both | BookMode::BookOnly | BookMode::Hints)
+    }
+
+    /// Whether a book hit in a quiet position is played at once.
+    pub fn plays_book(self) -> bool {
         matches!(self, BookMode::Both | BookMode::BookOnly)
     }
 
     /// Whether the opening prior is used.
     pub fn prior(self) -> bool {
-        matches!(self, BookMode::Both | BookMode::PriorOnly)
+        matches!(self, BookMode::Both | BookMode::PriorOnly | BookMode::Hints)
     }
 }
 
@@ -71,6 +79,7 @@ pub struct Advice {
 #[derive(Debug)]
 pub struct Opening {
     book_on: bool,
+    play_on: bool,
     prior_on: bool,
     exe: Option<PathBuf>,
     loaded: Option<(Rule, usize, Option<PathBuf>, Book)>,
@@ -82,6 +91,7 @@ impl Opening {
     pub fn new(mode: BookMode, exe: Option<PathBuf>) -> Opening {
         Opening {
             book_on: mode.book(),
+            play_on: mode.plays_book(),
             prior_on: mode.prior(),
             exe,
             loaded: None,
@@ -133,6 +143,9 @@ impl Opening {
             Vec::new()
         };
         let mut advice = advise_with(board, rule, &moves);
+        if !self.play_on && advice.play.take().is_some() {
+            advice.hints.first = moves;
+        }
         if !self.prior_on {
             advice.hints.skip.clear();
         }
