@@ -603,6 +603,43 @@
 //! same seeds and baseline: **+46 −187 =7 (20.6%), paired −0.6 (−7.1..+5.8) points** over 240
 //! games. Not the cause at 300 ms; the cap stays at 10.
 //!
+//! ## Threats kept from move-count pruning, Rapfi's growing count, the book as hints (issue 44; none kept)
+//!
+//! Four candidates against Rapfi (built-in, 64 MiB, 300 ms a move) on the held-out openings
+//! (`arena --games 48 --tc-turn 300 --concurrency 1 --openings open-heldout.txt --shuffle --seed
+//! 54..58`), each paired by `pbrain-bango paired` with the build of e391981 (the defaults,
+//! bench signature 168168) on the same seeds in the same session, two arenas at once. The
+//! baseline: **+42 −190 =8, 19.2%** over 240 games (28.8% as black, 9.6% as white).
+//!
+//! | candidate | bench signature | result | paired, points |
+//! |---|---|---|---|
+//! | `BANGO_TUNE_PRUNABLE_RANK=1`: no threat is cut by the move count | 196532 | +43 −192 =5, 19.0% | −0.2 (−6.1..+5.7) |
+//! | `BANGO_TUNE_PRUNABLE_RANK=2`: no own threat is cut (blocks of threes are) | 176953 | +52 −182 =6, 22.9% | +3.8 (−2.4..+9.9) |
+//! | `BANGO_TUNE_LATE_MOVE_EXPONENT=1.32 BANGO_TUNE_MAX_QUIET_MOVES=64`: Rapfi's `3 + d^1.32`, no cap | 153063 | +50 −184 =6, 22.1% | +2.9 (−3.1..+8.9) |
+//! | `BANGO_BOOK=prior`: no book (the prior covers two stones, so none here) | 168168 | +44 −191 =5, 19.4% | +0.2 (−5.6..+6.0) |
+//! | `BANGO_BOOK=hints`: the book's moves searched first, never played at once | 168168 | +52 −181 =7, 23.1% | +4.0 (−2.3..+10.2) |
+//!
+//! The first two test the diagnosis above from the pruning side: the attacker's threes and
+//! fours in bango's tree are move-count pruned like quiet moves once ten moves are searched.
+//! Keeping every threat costs 17% more nodes at depth 7 and is even; keeping the mover's own
+//! threats (the attacker's moves of a threat sequence) is ahead by 3.8 points, inside the
+//! noise. Rapfi's count (4, 7, 11, 18, 23 moves at depths 1, 3, 5, 8, 10, where bango keeps 4,
+//! 10, 10, 10, 10: narrower near the horizon, wider from depth 5) is ahead by 2.9, inside it.
+//!
+//! The book: in 120 of the baseline's 240 games its balanced book answered at least one
+//! position at once (its lines are depth-6 answers, `book build --depth 6`), and there it
+//! scored 28.8% as black and **1.2% as white** (80 games), against 26.2% as white where it did
+//! not (40). Paired on those 120 games (the subgroup read after the fact, so a hint, not a
+//! finding): without the book +7.9 (+0.3..+15.5) points, with the book as hints +9.2
+//! (+1.9..+16.4), where the three search candidates, which keep the book, read +1.2 to +5.8 on
+//! the same games (the baseline ran below its usual 2.7% as white there). On the other 120
+//! games, where the book plays no part, the replays of the same engine read −7.5 (−16.1..+1.1)
+//! and −1.2: one run of the same engine differs from another by as much as every effect in the
+//! table. The book's mode stays `on`; `hints` is there to be played on more games (a
+//! tournament under a match clock also loses the time a book hit saves).
+//!
+//! Nothing in this section is adopted: every figure is inside the noise of 240 paired games.
+//!
 //! ## Lazy SMP
 //!
 //! Time to depth with two workers against one (`cargo bench --bench smp`, paired N=2/N=1 ratios,
