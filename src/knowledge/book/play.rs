@@ -6,7 +6,8 @@
 //!   move that needs them (that move's clock pays); problems are reported as one line.
 //!   A missing or corrupt book degrades to search alone.
 //! - A book hit in a *quiet* position (neither side has a four, an open three, a four-three or
-//!   a double-three point it may use) is played at once: the heaviest candidate.
+//!   a double-three point it may use) is played at once: the heaviest candidate (not under
+//!   [`BookMode::Hints`], where it orders the root like a tactical hit).
 //! - A book hit in a tactical position only puts the book moves first in the root order.
 //! - Without a hit, with at most [`PRIOR_MAX_STONES`] stones, quiet root moves that neither touch
 //!   a stone (Chebyshev distance 1) nor stand a knight's move from one are left out of the root:
@@ -78,9 +79,7 @@ pub struct Advice {
 /// Book cache and switches of one engine, kept across games.
 #[derive(Debug)]
 pub struct Opening {
-    book_on: bool,
-    play_on: bool,
-    prior_on: bool,
+    mode: BookMode,
     exe: Option<PathBuf>,
     loaded: Option<(Rule, usize, Option<PathBuf>, Book)>,
 }
@@ -90,9 +89,7 @@ impl Opening {
     /// places; see [`search_locations`]).
     pub fn new(mode: BookMode, exe: Option<PathBuf>) -> Opening {
         Opening {
-            book_on: mode.book(),
-            play_on: mode.plays_book(),
-            prior_on: mode.prior(),
+            mode,
             exe,
             loaded: None,
         }
@@ -100,7 +97,7 @@ impl Opening {
 
     /// Whether the book and the prior are used.
     pub fn enabled(&self) -> (bool, bool) {
-        (self.book_on, self.prior_on)
+        (self.mode.book(), self.mode.prior())
     }
 
     /// The book for `rule`, `size` and `folder`, loading it when it is not the cached one;
@@ -135,29 +132,27 @@ impl Opening {
         folder: Option<&Path>,
         report: &dyn Fn(&str),
     ) -> Advice {
-        let moves: Vec<Pos> = if self.book_on {
+        let moves: Vec<Pos> = if self.mode.book() {
             let mut b = board.clone();
             let book = self.book(rule, board.size(), folder, report);
             book.moves(&mut b, rule).iter().map(|m| m.pos).collect()
         } else {
             Vec::new()
         };
-        let mut advice = advise_with(board, rule, &moves);
-        if !self.play_on && advice.play.take().is_some() {
-            advice.hints.first = moves;
-        }
-        if !self.prior_on {
+        let mut advice = advise_with(board, rule, &moves, self.mode.plays_book());
+        if !self.mode.prior() {
             advice.hints.skip.clear();
         }
         advice
     }
 }
 
-/// The advice given the book's candidates for this position (best first, legal).
-pub fn advise_with(board: &Board, rule: Rule, book_moves: &[Pos]) -> Advice {
+/// The advice given the book's candidates for this position (best first, legal); a quiet hit
+/// is played at once when `play_quiet` (else, like a tactical one, it orders the root).
+pub fn advise_with(board: &Board, rule: Rule, book_moves: &[Pos], play_quiet: bool) -> Advice {
     let mut advice = Advice::default();
     if !book_moves.is_empty() {
-        if is_quiet(&mut Position::new(board, rule)) {
+        if play_quiet && is_quiet(&mut Position::new(board, rule)) {
             advice.play = Some(book_moves[0]);
             return advice;
         }
@@ -265,8 +260,22 @@ mod tests {
              . . . . . . .
              . . . . . . .",
         );
-        let a = advise_with(&quiet, Rule::Freestyle, &[Pos::new(4, 4), Pos::new(2, 2)]);
+        let a = advise_with(
+            &quiet,
+            Rule::Freestyle,
+            &[Pos::new(4, 4), Pos::new(2, 2)],
+            true,
+        );
         assert_eq!(a.play, Some(Pos::new(4, 4)));
+        // As hints (`BANGO_BOOK=hints`), the same hit orders the root instead.
+        let a = advise_with(
+            &quiet,
+            Rule::Freestyle,
+            &[Pos::new(4, 4), Pos::new(2, 2)],
+            false,
+        );
+        assert_eq!(a.play, None);
+        assert_eq!(a.hints.first, vec![Pos::new(4, 4), Pos::new(2, 2)]);
         let mut tactical = board(
             ". . . . . . . . .
              . . . . . . . . .
@@ -283,6 +292,7 @@ mod tests {
             &tactical,
             Rule::Freestyle,
             &[Pos::new(5, 2), Pos::new(1, 2)],
+            true,
         );
         assert_eq!(a.play, None);
         assert_eq!(a.hints.first, vec![Pos::new(5, 2), Pos::new(1, 2)]);
@@ -292,7 +302,7 @@ mod tests {
     fn prior_skips_only_distant_quiet_moves() {
         let mut b = Board::new(15);
         b.play(Pos::new(7, 7)).unwrap();
-        let a = advise_with(&b, Rule::Freestyle, &[]);
+        let a = advise_with(&b, Rule::Freestyle, &[], true);
         assert_eq!(a.play, None);
         // The 5x5 box holds 24 candidates: 8 touching, 8 knight's moves, 8 distant.
         assert_eq!(a.hints.skip.len(), 8);
@@ -306,7 +316,10 @@ mod tests {
         for p in [(3, 3), (11, 3), (3, 11), (11, 11)] {
             b.play(Pos::new(p.0, p.1)).unwrap();
         }
-        assert_eq!(advise_with(&b, Rule::Freestyle, &[]), Advice::default());
+        assert_eq!(
+            advise_with(&b, Rule::Freestyle, &[], true),
+            Advice::default()
+        );
     }
 
     #[test]
