@@ -260,20 +260,11 @@ mod tests {
              . . . . . . .
              . . . . . . .",
         );
-        let a = advise_with(
-            &quiet,
-            Rule::Freestyle,
-            &[Pos::new(4, 4), Pos::new(2, 2)],
-            true,
-        );
+        let hit = [Pos::new(4, 4), Pos::new(2, 2)];
+        let a = advise_with(&quiet, Rule::Freestyle, &hit, true);
         assert_eq!(a.play, Some(Pos::new(4, 4)));
         // As hints (`BANGO_BOOK=hints`), the same hit orders the root instead.
-        let a = advise_with(
-            &quiet,
-            Rule::Freestyle,
-            &[Pos::new(4, 4), Pos::new(2, 2)],
-            false,
-        );
+        let a = advise_with(&quiet, Rule::Freestyle, &hit, false);
         assert_eq!(a.play, None);
         assert_eq!(a.hints.first, vec![Pos::new(4, 4), Pos::new(2, 2)]);
         let mut tactical = board(
