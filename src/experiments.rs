@@ -640,6 +640,33 @@
 //!
 //! Nothing in this section is adopted: every figure is inside the noise of 240 paired games.
 //!
+//! ## The three leads again, on fresh seeds (issue 44; none kept)
+//!
+//! The section above left three candidates ahead inside the noise, and a hint that the book
+//! costs points where it answers. Played again on seeds no candidate was chosen on (`arena
+//! --games 48 --tc-turn 300 --concurrency 1 --openings open-heldout.txt --shuffle --seed
+//! 59..66`, Rapfi built-in with 64 MiB), all from one binary (e07fe0a's build, the defaults of
+//! e391981; bench signature 168168 for the defaults), two arenas at once, each paired by
+//! `pbrain-bango paired` with the defaults on the same seeds. The baseline: **+80 −292 =12,
+//! 22.4%** over 384 games (34.1% as black, 10.7% as white).
+//!
+//! | candidate | games | result | paired, points | pooled with seeds 54-58 |
+//! |---|---|---|---|---|
+//! | the three together: `BANGO_BOOK=hints BANGO_TUNE_PRUNABLE_RANK=2 BANGO_TUNE_LATE_MOVE_EXPONENT=1.32 BANGO_TUNE_MAX_QUIET_MOVES=64` | 384 | +87 −285 =12, 24.2% | +1.8 (−3.2..+6.9) | |
+//! | `BANGO_TUNE_PRUNABLE_RANK=2` | 384 | +74 −302 =8, 20.3% | −2.1 (−6.8..+2.7) | +0.2 (−3.6..+3.9), 624 games |
+//! | `BANGO_BOOK=hints` | 336 (seeds 59-65) | +71 −254 =11, 22.8% | +0.1 (−5.0..+5.3) | +1.7 (−2.2..+5.7), 576 games |
+//!
+//! The leads were the noise's: the own-threat rule reads −2.1 where it read +3.8, the book as
+//! hints +0.1 where it read +4.0, and the three together +1.8. On the games where the
+//! baseline's book answered (about half; the subgroup named before these games were played),
+//! the candidates that change the book read +6.5 (+0.4..+12.5, the three together, 193 games)
+//! and +3.6 (−2.8..+9.9, hints, 168), but the own-threat rule, which keeps the book's moves,
+//! reads +1.8 (−3.2..+6.8) there too, and all three read −2.4 to −6.0 on the other half
+//! against the same baseline run: the book's share is a few points at most, not the 9 the
+//! last section's subgroup hinted. Nothing adopted; the book stays `on`, the counts as they
+//! are. What these 1000-odd games say together: at 300 ms no change to the move count or the
+//! book moves bango's score against Rapfi by more than about 4 points either way.
+//!
 //! ## Lazy SMP
 //!
 //! Time to depth with two workers against one (`cargo bench --bench smp`, paired N=2/N=1 ratios,
