@@ -14,7 +14,7 @@
 //! forbidden, and a true check is too costly for every update.
 
 use crate::evaluation::weights::{self, WeightFile, Weights};
-use crate::game::pattern::{combine, Pattern, Threat, PATTERNS};
+use crate::game::pattern::{combine, supported, Pattern, Threat, PATTERNS};
 use std::sync::OnceLock;
 
 /// What an empty cell offers one colour.
@@ -33,6 +33,8 @@ pub struct CellInfo {
     pub threat: Threat,
     /// Renju black only: the point may be forbidden and must be checked before use.
     pub suspect: bool,
+    /// The four or open three a move here makes is [`supported`] by a second, weaker line.
+    pub supported: bool,
 }
 
 /// What a cell with the four directional patterns `pats` offers its colour (its threat rung,
@@ -62,6 +64,7 @@ pub fn cell_info(
         defence: policy(other.defence[i]),
         threat,
         suspect,
+        supported: supported(pats, threat),
     }
 }
 

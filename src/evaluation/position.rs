@@ -30,7 +30,7 @@
 //! worth is [`crate::evaluation::eval`]'s business, the values [`crate::evaluation::weights`]'.
 
 use crate::evaluation::eval::{combination_table, CellInfo, CombinationTable, DIGIT};
-use crate::evaluation::weights::{mask_index, rung_mask, top_rung, WeightSet, Weights};
+use crate::evaluation::weights::{class_mask, mask_index, rung_mask, top_rung, WeightSet, Weights};
 use crate::game::board::{BitBoard, Board, Color, Pos, CELLS};
 use crate::game::pattern::{
     slot_shift, LineKey, PairTable, Pattern, PatternPair, Threat, ALL_WALL, HALF, THREATS, WALL,
@@ -43,6 +43,7 @@ struct Frame {
     log_len: usize,
     total: [[i32; 2]; 2],
     rungs: [[u16; THREATS]; 2],
+    supported: [[u16; 2]; 2],
     candidates: BitBoard,
     /// The moved cell's info before the move.
     info: [CellInfo; 2],
@@ -82,6 +83,9 @@ pub struct Position {
     /// The weights read while each colour is to move (index: the colour).
     weights: [&'static Weights; 2],
     rungs: [[u16; THREATS]; 2],
+    /// Per colour, how many empty cells make a supported four (`[0]`) or a supported open
+    /// three (`[1]`) ([`CellInfo::supported`]; for the threat classes).
+    supported: [[u16; 2]; 2],
     candidates: BitBoard,
     /// One frame per `make` since construction.
     frames: Vec<Frame>,
@@ -125,6 +129,7 @@ impl Position {
             set,
             weights: files.map(|f| f.weights()),
             rungs: [[0; THREATS]; 2],
+            supported: [[0; 2]; 2],
             candidates: BitBoard::EMPTY,
             frames: Vec::with_capacity(256),
             log: Vec::with_capacity(256 * 24),
@@ -242,14 +247,37 @@ impl Position {
         let me = self.side_to_move().index();
         let w = self.weights[me];
         let (mine, theirs) = (rung_mask(&self.rungs[me]), rung_mask(&self.rungs[1 - me]));
-        self.total[me][0] - self.total[1 - me][1]
-            + w.tempo
+        let mut sums = self.total[me][0] - self.total[1 - me][1];
+        if w.two_ply {
+            // The previous position, the other side to move, seen from this side: its waiting
+            // sum against the other side's moving one. None before the first move made here.
+            if let Some(f) = self.frames.last() {
+                sums = (sums + f.total[me][1] - f.total[1 - me][0]) / 2;
+            }
+        }
+        let classes = if w.classes.is_empty() {
+            0
+        } else {
+            let rungs = [&self.rungs[me], &self.rungs[1 - me]];
+            w.classes[class_mask(rungs, [self.supported[me], self.supported[1 - me]])]
+        };
+        sums + w.tempo
             + w.threat[top_rung(mine)][top_rung(theirs)]
             + w.mask[mask_index(mine, theirs)]
+            + classes
     }
 
-    /// The evaluation recomputed from the board alone (the oracle of [`Position::evaluate`]).
+    /// The evaluation recomputed from the board alone (the oracle of [`Position::evaluate`]):
+    /// from the board before the last move made here, then that move, when the weights read
+    /// the previous position too (`two-ply`).
     pub fn evaluate_full(&self) -> i32 {
+        if self.weights().two_ply && !self.frames.is_empty() {
+            let mut before = self.board.clone();
+            let last = before.undo().expect("a frame has its move");
+            let mut p = Position::with_weights(&before, self.rule, self.set);
+            p.make(last);
+            return p.evaluate();
+        }
         Position::with_weights(&self.board, self.rule, self.set).evaluate()
     }
 
@@ -267,6 +295,7 @@ impl Position {
             log_len: self.log.len(),
             total: self.total,
             rungs: self.rungs,
+            supported: self.supported,
             candidates: self.candidates,
             info: self.info[pi],
         });
@@ -304,6 +333,7 @@ impl Position {
         self.info[p.index()] = frame.info;
         self.total = frame.total;
         self.rungs = frame.rungs;
+        self.supported = frame.supported;
         self.candidates = frame.candidates;
     }
 
@@ -448,6 +478,12 @@ impl Position {
         self.total[ci][1] += new.wait - old.wait;
         self.rungs[ci][old.threat as usize] -= (old.threat != Threat::None) as u16;
         self.rungs[ci][new.threat as usize] += (new.threat != Threat::None) as u16;
+        if old.supported {
+            self.supported[ci][(old.threat == Threat::Three) as usize] -= 1;
+        }
+        if new.supported {
+            self.supported[ci][(new.threat == Threat::Three) as usize] += 1;
+        }
     }
 
     /// The cells of `c` at rung `t` or above, in index order.
@@ -473,6 +509,7 @@ mod tests {
     fn assert_same(a: &Position, b: &Position, ctx: &str) {
         assert_eq!(a.total, b.total, "totals {ctx}");
         assert_eq!(a.rungs, b.rungs, "rungs {ctx}");
+        assert_eq!(a.supported, b.supported, "supported {ctx}");
         assert_eq!(a.candidates, b.candidates, "candidates {ctx}");
         let size = a.board.size();
         for y in 0..size {
@@ -539,21 +576,55 @@ mod tests {
             (5, 7),
             (7, 6),
         ];
+        // The cell sums from the side to move's view, straight from its file.
+        let cell_sums = |pos: &Position| {
+            let (me, op) = (pos.side_to_move(), pos.side_to_move().opponent());
+            let w = set_weights(pos, me);
+            let mut sum = 0;
+            for q in pos.board.empty_cells() {
+                for (c, table) in [(me, &w.mover), (op, &w.waiter)] {
+                    if !pos.info(q, c).suspect {
+                        let v = table[canonical(&pos.patterns(q, c))];
+                        sum += if c == me { v } else { -v };
+                    }
+                }
+            }
+            sum
+        };
+        fn set_weights(pos: &Position, c: Color) -> &'static Weights {
+            pos.set.weights(pos.rule, c)
+        }
         for rule in Rule::ALL {
             for set in WeightSet::ALL {
                 let mut pos = Position::with_weights(&Board::new(15), rule, set);
                 for &(x, y) in &moves {
+                    let before = cell_sums(&pos);
                     pos.make(Pos::new(x, y));
                     let (me, op) = (pos.side_to_move(), pos.side_to_move().opponent());
                     let w = set.weights(rule, me);
-                    let mut sum = w.tempo;
-                    for q in pos.board.empty_cells() {
-                        for (c, table) in [(me, &w.mover), (op, &w.waiter)] {
-                            if !pos.info(q, c).suspect {
-                                let v = table[canonical(&pos.patterns(q, c))];
-                                sum += if c == me { v } else { -v };
+                    let mut sum = cell_sums(&pos);
+                    if w.two_ply {
+                        // The previous position's sums, seen from this side.
+                        sum = (sum - before) / 2;
+                    }
+                    sum += w.tempo;
+                    if !w.classes.is_empty() {
+                        // The classes from the cells' own infos, not from the kept counts.
+                        let counts = |c: Color| {
+                            let (mut rungs, mut supported) = ([0u16; THREATS], [0u16; 2]);
+                            for q in pos.board.empty_cells() {
+                                let info = pos.info(q, c);
+                                if info.threat != Threat::None {
+                                    rungs[info.threat as usize] += 1;
+                                }
+                                if info.supported {
+                                    supported[(info.threat == Threat::Three) as usize] += 1;
+                                }
                             }
-                        }
+                            (rungs, supported)
+                        };
+                        let ((rm, sm), (ro, so)) = (counts(me), counts(op));
+                        sum += w.classes[class_mask([&rm, &ro], [sm, so])];
                     }
                     let top = |c: Color| {
                         (1..THREATS)

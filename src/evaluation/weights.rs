@@ -36,7 +36,8 @@
 //!
 //! The evaluation of a position is `sum(mover of the side to move's cells) - sum(waiter of the
 //! other side's cells) + tempo + threat[top rung of the side to move][top rung of the other]
-//! + mask[rung mask of the side to move][rung mask of the other]`,
+//! + mask[rung mask of the side to move][rung mask of the other] + classes[class mask]`
+//! (with `two-ply`, the two sums are the mean of this position's and the previous one's),
 //! in search units; `scale` is how many units make one logit of
 //! win probability (`p = 1/(1+exp(-eval/scale))`).
 //!
@@ -44,7 +45,9 @@
 //! `#` comments, then `scale S`, `tempo T`, optional `threat A B V` lines (the evaluation term
 //! when the side to move's highest threat rung is `A` and the other side's `B`, 0 when
 //! absent), optional `mask A B V` lines (the term when the side to move's [`rung_mask`] is `A`
-//! and the other side's `B`, added to the threat term; 0 when absent), optional `near D LAST OWN` lines (policy terms by
+//! and the other side's `B`, added to the threat term; 0 when absent), optional `classes M V` lines (the
+//! term when the two sides' [`class_mask`] is `M`; no term when none), an optional `two-ply` line
+//! (the cell sums averaged over this ply and the last), optional `near D LAST OWN` lines (policy terms by
 //! distance `D` to the last two stones, 0 when absent), and one line per combination: four
 //! pattern names (any order) and the four integers `mover waiter attack defence`. Every
 //! combination must appear exactly once.
@@ -191,6 +194,14 @@ pub struct Weights {
     /// Policy: a term per distance bucket ([`near_bucket`]) from the cell to the opponent's
     /// last stone (`[0]`) and to the mover's own last stone (`[1]`).
     pub near: Vec<[i32; 2]>,
+    /// A term by the two sides' threat classes (index [`class_mask`]), or empty for none: the
+    /// classical model of the strongest engine prices threats this way, where bango's fits
+    /// read [`Weights::threat`] and [`Weights::mask`].
+    pub classes: Vec<i32>,
+    /// The cell sums are the mean of this position's and the previous one's (both from the
+    /// side to move's view): the same classical model's remedy for the swing between odd and
+    /// even plies, where bango's fits have [`Weights::tempo`].
+    pub two_ply: bool,
 }
 
 /// Bits of a [`rung_mask`]: one per threat rung above [`crate::game::pattern::Threat::None`].
@@ -215,6 +226,40 @@ pub fn top_rung(mask: usize) -> usize {
 #[inline]
 pub fn mask_index(mover: usize, waiter: usize) -> usize {
     mover << MASK_BITS | waiter
+}
+
+/// Bits of a [`class_mask`].
+pub const CLASS_BITS: usize = 11;
+/// Entries of [`Weights::classes`] when a file has the term.
+pub const CLASS_MASKS: usize = 1 << CLASS_BITS;
+
+/// The threat classes of a position from the side to move's view (index of
+/// [`Weights::classes`]): from the cells each side can play, bit 0 the other side has a five to
+/// make; 1 and 2 the side to move / the other side an open four (or two fours); 3 and 7 a four
+/// with a three, or a [`crate::game::pattern::supported`] four; 4 and 8 a bare four; 5 and 9 a
+/// double three or a supported three; 6 and 10 a bare three (the side to move's bits first).
+/// `rungs` are the cell counts per rung of the side to move and of the other side, `supported`
+/// their counts of supported fours (`[0]`) and threes (`[1]`). The order is the classical
+/// model's of the strongest engine, so that its tables read as they are.
+#[inline]
+pub fn class_mask(rungs: [&[u16; THREATS]; 2], supported: [[u16; 2]; 2]) -> usize {
+    use crate::game::pattern::Threat::*;
+    let has = |side: usize, t: crate::game::pattern::Threat| rungs[side][t as usize] > 0;
+    let side_bits = |side: usize| {
+        let four_plus = has(side, FourThree) || supported[side][0] > 0;
+        let four = rungs[side][Four as usize] > supported[side][0];
+        let three_plus = has(side, DoubleThree) || supported[side][1] > 0;
+        let three = rungs[side][Three as usize] > supported[side][1];
+        four_plus as usize
+            | (four as usize) << 1
+            | (three_plus as usize) << 2
+            | (three as usize) << 3
+    };
+    has(1, Five) as usize
+        | (has(0, OpenFour) as usize) << 1
+        | (has(1, OpenFour) as usize) << 2
+        | side_bits(0) << 3
+        | side_bits(1) << 7
 }
 
 /// Distance buckets of the policy's proximity terms.
@@ -313,6 +358,8 @@ impl Weights {
             attack: vec![0; COMBOS],
             defence: vec![0; COMBOS],
             near: vec![[0; 2]; NEAR],
+            classes: Vec::new(),
+            two_ply: false,
         }
     }
 
@@ -361,6 +408,18 @@ impl Weights {
                     w.near[d] = [int(last)?, int(own)?];
                 }
                 ["tempo", v] => tempo = Some(int(v)?),
+                ["two-ply"] => w.two_ply = true,
+                ["classes", m, v] => {
+                    let m = m
+                        .parse::<usize>()
+                        .ok()
+                        .filter(|&m| m < CLASS_MASKS)
+                        .ok_or_else(|| err(&format!("bad class mask {m:?}")))?;
+                    if w.classes.is_empty() {
+                        w.classes = vec![0; CLASS_MASKS];
+                    }
+                    w.classes[m] = int(v)?;
+                }
                 [p0, p1, p2, p3, m, wt, a, d] => {
                     let mut pats = [Pattern::Dead; 4];
                     for (slot, name) in pats.iter_mut().zip([p0, p1, p2, p3]) {
@@ -416,6 +475,17 @@ impl Weights {
                 s.push_str(&format!("mask {a} {b} {v}\n"));
             }
         }
+        if self.two_ply {
+            s.push_str("two-ply\n");
+        }
+        if !self.classes.is_empty() {
+            s.push_str("# threat classes of both sides (a mask): evaluation term\n");
+        }
+        for (m, v) in self.classes.iter().enumerate() {
+            if *v != 0 {
+                s.push_str(&format!("classes {m} {v}\n"));
+            }
+        }
         s.push_str(
             "# distance to the opponent's last stone, to the own last stone: policy terms\n",
         );
@@ -462,6 +532,36 @@ mod tests {
         }
         assert_eq!(canonical(&[Pattern::F5; 4]), COMBOS - 1);
         assert_eq!(canonical(&[Pattern::Dead; 4]), 0);
+    }
+
+    /// Each bit of the class mask from the counts it reads: a supported four beside a bare
+    /// one sets both four bits; a three counted only as supported sets the three-plus bit alone.
+    #[test]
+    fn class_mask_bits_follow_the_counts() {
+        use crate::game::pattern::Threat;
+        let mut me = [0u16; THREATS];
+        let mut them = [0u16; THREATS];
+        assert_eq!(class_mask([&me, &them], [[0; 2]; 2]), 0);
+        me[Threat::Four as usize] = 2;
+        assert_eq!(class_mask([&me, &them], [[1, 0], [0, 0]]), 1 << 3 | 1 << 4);
+        assert_eq!(class_mask([&me, &them], [[2, 0], [0, 0]]), 1 << 3);
+        me[Threat::Four as usize] = 0;
+        me[Threat::OpenFour as usize] = 1;
+        assert_eq!(class_mask([&me, &them], [[0; 2]; 2]), 1 << 1);
+        them[Threat::Five as usize] = 1;
+        them[Threat::OpenFour as usize] = 1;
+        them[Threat::Three as usize] = 1;
+        assert_eq!(
+            class_mask([&me, &them], [[0, 0], [0, 1]]),
+            1 | 1 << 1 | 1 << 2 | 1 << 9
+        );
+        them[Threat::Three as usize] = 0;
+        them[Threat::DoubleThree as usize] = 1;
+        them[Threat::FourThree as usize] = 1;
+        assert_eq!(
+            class_mask([&me, &them], [[0; 2]; 2]),
+            1 | 1 << 1 | 1 << 2 | 1 << 7 | 1 << 9
+        );
     }
 
     #[test]

@@ -545,6 +545,19 @@ impl Threat {
     ];
 }
 
+/// Whether the single four or single open three a move makes (rung `threat`, [`Threat::Four`]
+/// or [`Threat::Three`], from [`combine`]) comes with a closed three or an open two on another
+/// line: a *supported* threat, whose next move can add a second threat to it. The ladder does
+/// not tell these apart from bare ones; the evaluation's threat classes do (Rapfi's classical
+/// evaluation reads the same split, its `D_BLOCK4_PLUS` and `G_FLEX3_PLUS`).
+#[inline]
+pub fn supported(pats: &[Pattern; 4], threat: Threat) -> bool {
+    matches!(threat, Threat::Four | Threat::Three)
+        && pats
+            .iter()
+            .any(|p| matches!(p, Pattern::B3 | Pattern::F2 | Pattern::F2A | Pattern::F2B))
+}
+
 /// The rung of the ladder a move with directional patterns `pats` reaches, and whether it may be
 /// a renju forbidden point (`renju_black` only: an overline, two fours, a four that is not a
 /// plain straight four, or two threes). A suspect must be checked with
@@ -592,6 +605,25 @@ mod tests {
     use super::*;
     use FiveKind::*;
     use Pattern::*;
+
+    /// A single four or three is supported by a closed three or any open two beside it, and
+    /// only those rungs are ever supported.
+    #[test]
+    fn supported_threats_are_single_fours_and_threes_with_a_second_line() {
+        let at = |pats: [Pattern; 4]| {
+            let (t, _) = combine(&pats, false);
+            (t, supported(&pats, t))
+        };
+        assert_eq!(at([F3, F2, Dead, Dead]), (Threat::Three, true));
+        assert_eq!(at([F3S, F2B, B1, Dead]), (Threat::Three, true));
+        assert_eq!(at([F3, B3, Dead, Dead]), (Threat::Three, true));
+        assert_eq!(at([F3, B2, F1, B1]), (Threat::Three, false));
+        assert_eq!(at([B4, F2A, Dead, Dead]), (Threat::Four, true));
+        assert_eq!(at([B4, B2, B1, Dead]), (Threat::Four, false));
+        assert_eq!(at([B4, F3, F2, Dead]), (Threat::FourThree, false));
+        assert_eq!(at([F3, F3, F2, Dead]), (Threat::DoubleThree, false));
+        assert_eq!(at([F2, F2, B3, Dead]), (Threat::None, false));
+    }
 
     #[test]
     fn own_view_swaps_colours_only() {

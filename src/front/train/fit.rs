@@ -264,6 +264,9 @@ impl Model {
                 .iter()
                 .map(|n| n.map(|x| (x * POLICY_UNITS).round() as i32))
                 .collect(),
+            // The fit has no threat classes and no two-ply mean (imported models only).
+            classes: Vec::new(),
+            two_ply: false,
         }
     }
 
