@@ -1,4 +1,4 @@
-//! `pbrain-bango train classic|selfplay|fit`: the hand-set evaluation as a weights file,
+//! `pbrain-bango train classic|selfplay|fit|score|import-classical`: the hand-set evaluation as a weights file,
 //! labelled self-play positions, and the fit of the evaluation and policy weights
 //! ([`bango::front::train`]) that the build embeds (`src/evaluation/weights/freestyle.txt`).
 
@@ -28,6 +28,32 @@ pub enum Command {
     /// Score a weights file on a split of the teacher file (or of self-play files): the
     /// figures a fit reports, for any file, and the only reader of the test split.
     Score(ScoreArgs),
+    /// Import a classical evaluation model of the strongest open engine (Rapfi's
+    /// `model*.bin`, CC0) as a weights file, with a bango file's move policy.
+    ImportClassical(ImportArgs),
+}
+
+/// Options of `train import-classical`.
+#[derive(clap::Args, Debug)]
+pub struct ImportArgs {
+    /// The model file (an LZ4 frame, as published).
+    #[arg(long)]
+    model: PathBuf,
+    /// The rule whose tables to read (caro reads freestyle's).
+    #[arg(long, value_parser = super::parse_rule, default_value = "freestyle")]
+    rule: Rule,
+    /// The side to move whose file this is (renju's tables differ by colour).
+    #[arg(long, value_parser = parse_colour, default_value = "black")]
+    to_move: Color,
+    /// The weights file whose move policy the imported file keeps.
+    #[arg(long)]
+    policy: PathBuf,
+    /// Units a logit of the written file.
+    #[arg(long, default_value_t = 900)]
+    scale: i32,
+    /// Output file.
+    #[arg(long)]
+    out: PathBuf,
 }
 
 /// Options of `train score`.
@@ -290,7 +316,43 @@ fn run_command(command: Command, config: &Config) -> Result<(), String> {
         Command::Selfplay(args) => selfplay(args, config),
         Command::Fit(args) => fit(args),
         Command::Score(args) => score(args),
+        Command::ImportClassical(args) => import_classical(args),
     }
+}
+
+/// `train import-classical`: the model's tables for one rule and side to move, beside the
+/// policy of another file.
+fn import_classical(a: ImportArgs) -> Result<(), String> {
+    let bytes = std::fs::read(&a.model).map_err(|e| format!("{}: {e}", a.model.display()))?;
+    let model = train::ClassicalModel::parse(&bytes)?;
+    let policy_text =
+        std::fs::read_to_string(&a.policy).map_err(|e| format!("{}: {e}", a.policy.display()))?;
+    let policy = Weights::parse(&policy_text)?;
+    if a.scale <= 0 {
+        return Err("--scale must be positive".into());
+    }
+    let w = model.weights(a.rule, a.to_move, a.scale, &policy);
+    let name = |p: &Path| {
+        p.file_name()
+            .map_or_else(String::new, |n| n.to_string_lossy().into_owned())
+    };
+    let header = format!(
+        "the classical evaluation of Rapfi's {} (dhbloo/rapfi-networks, CC0 1.0: public domain),\n\
+         {} tables for {} to move, rescaled from {} to {} units a logit; the move policy of {}\n\
+         pbrain-bango train import-classical --model {} --rule {} --to-move {} --policy {} --scale {}",
+        name(&a.model),
+        a.rule.name(),
+        colour_name(a.to_move),
+        model.scale,
+        a.scale,
+        name(&a.policy),
+        name(&a.model),
+        a.rule.name(),
+        colour_name(a.to_move),
+        a.policy.display(),
+        a.scale
+    );
+    write(&a.out, &w.to_text(&header))
 }
 
 /// `train selfplay`: plays and labels the games, then writes the file (or, with `--shard`,

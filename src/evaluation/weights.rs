@@ -12,7 +12,10 @@
 //!   none of its own yet;
 //! - `freestyle`: the freestyle fit under every rule (what `fitted` was before the per-rule
 //!   fits; kept so that a match can judge a rule's own fit against it);
-//! - `classic`: the hand-set values under every rule.
+//! - `classic`: the hand-set values under every rule;
+//! - `rapfi`: the classical evaluation model of the strongest open engine (Rapfi's, public
+//!   domain), imported by `train import-classical` into `rapfi-*.txt` (a file per rule, and per
+//!   side to move under renju), with bango's fitted move policy; for matches against the fits.
 //!
 //! The search reads the set its parameters name (`BANGO_WEIGHTS`,
 //! [`crate::search::alphabeta::Params::weights`]); everything else that builds a position (book, Swap2,
@@ -69,14 +72,27 @@ pub enum WeightFile {
     Classic,
     /// `weights/renju.txt`: fitted to renju data.
     Renju,
+    /// `weights/rapfi-freestyle.txt`: the strongest open engine's classical model, imported
+    /// (`train import-classical`), its freestyle tables.
+    RapfiFreestyle,
+    /// `weights/rapfi-standard.txt`: the same model's standard tables.
+    RapfiStandard,
+    /// `weights/rapfi-renju-black.txt`: its renju tables, read while black is to move.
+    RapfiRenjuBlack,
+    /// `weights/rapfi-renju-white.txt`: its renju tables, read while white is to move.
+    RapfiRenjuWhite,
 }
 
 impl WeightFile {
     /// Every file, in [`WeightFile::index`] order.
-    pub const ALL: [WeightFile; 3] = [
+    pub const ALL: [WeightFile; 7] = [
         WeightFile::Freestyle,
         WeightFile::Classic,
         WeightFile::Renju,
+        WeightFile::RapfiFreestyle,
+        WeightFile::RapfiStandard,
+        WeightFile::RapfiRenjuBlack,
+        WeightFile::RapfiRenjuWhite,
     ];
 
     /// Its place in [`WeightFile::ALL`] (for per-file caches).
@@ -94,6 +110,14 @@ impl WeightFile {
                 WeightFile::Freestyle => include_str!("weights/freestyle.txt"),
                 WeightFile::Classic => include_str!("weights/classic.txt"),
                 WeightFile::Renju => include_str!("weights/renju.txt"),
+                WeightFile::RapfiFreestyle => include_str!("weights/rapfi-freestyle.txt"),
+                WeightFile::RapfiStandard => include_str!("weights/rapfi-standard.txt"),
+                WeightFile::RapfiRenjuBlack => {
+                    include_str!("weights/rapfi-renju-black.txt")
+                }
+                WeightFile::RapfiRenjuWhite => {
+                    include_str!("weights/rapfi-renju-white.txt")
+                }
             };
             Weights::parse(text).expect("the embedded weights parse (checked by a test)")
         })
@@ -109,20 +133,29 @@ pub enum WeightSet {
     Freestyle,
     /// The hand-set evaluation and move order.
     Classic,
+    /// The strongest open engine's classical evaluation (imported, one table per rule and per
+    /// renju colour) with bango's fitted move policy.
+    Rapfi,
 }
 
 impl WeightSet {
     /// The set the brain reads unless told otherwise.
     pub const DEFAULT: WeightSet = WeightSet::Fitted;
     /// Every set, in [`WeightSet::index`] order.
-    pub const ALL: [WeightSet; 3] = [WeightSet::Fitted, WeightSet::Freestyle, WeightSet::Classic];
+    pub const ALL: [WeightSet; 4] = [
+        WeightSet::Fitted,
+        WeightSet::Freestyle,
+        WeightSet::Classic,
+        WeightSet::Rapfi,
+    ];
 
-    /// The set's name (`fitted`, `freestyle`, `classic`).
+    /// The set's name (`fitted`, `freestyle`, `classic`, `rapfi`).
     pub fn name(self) -> &'static str {
         match self {
             WeightSet::Fitted => "fitted",
             WeightSet::Freestyle => "freestyle",
             WeightSet::Classic => "classic",
+            WeightSet::Rapfi => "rapfi",
         }
     }
 
@@ -144,8 +177,14 @@ impl WeightSet {
     /// so a rule whose colours differ (renju) can have a file per side to move, each fitted to
     /// the positions of that side to move alone.
     pub fn file(self, rule: Rule, to_move: Color) -> WeightFile {
-        let _ = to_move;
         match (self, rule) {
+            (WeightSet::Rapfi, Rule::Standard) => WeightFile::RapfiStandard,
+            (WeightSet::Rapfi, Rule::Renju) => match to_move {
+                Color::Black => WeightFile::RapfiRenjuBlack,
+                Color::White => WeightFile::RapfiRenjuWhite,
+            },
+            // Caro has no table of its own in the model.
+            (WeightSet::Rapfi, _) => WeightFile::RapfiFreestyle,
             (WeightSet::Classic, _) => WeightFile::Classic,
             (WeightSet::Freestyle, _) => WeightFile::Freestyle,
             (WeightSet::Fitted, Rule::Renju) => WeightFile::Renju,

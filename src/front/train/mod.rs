@@ -45,10 +45,12 @@
 
 mod features;
 mod fit;
+mod import;
 mod selfplay;
 
 pub use features::*;
 pub use fit::*;
+pub use import::*;
 pub use selfplay::*;
 
 #[cfg(test)]
