@@ -58,7 +58,8 @@ crate::declare_settings! {
         /// stores the nodes that searched moves, at depth 0 (changes values; off).
         qsearch_tt: bool = false, "BANGO_QSEARCH_TT";
         /// The evaluation and move-order weights: `fitted` (each rule's own fit), `freestyle`
-        /// (the freestyle fit under every rule) or `classic` (the hand-set values; changes
+        /// (the freestyle fit under every rule), `classic` (the hand-set values) or `rapfi`
+        /// (Rapfi's classical evaluation model, imported, with the fitted move policy; changes
         /// values).
         weights: WeightSet = WeightSet::DEFAULT, "BANGO_WEIGHTS";
         /// An abandoned iteration's answer counts when it found a move better than the one the
