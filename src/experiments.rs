@@ -1124,6 +1124,41 @@
 //! teacher-only refit's loss stands, the two others' is smaller than it looked. A paired figure
 //! now needs the baseline played on the same seeds in the same session, as here.
 //!
+//! ## The strongest engine's classical evaluation in bango's search (issues 44 and 45; not kept)
+//!
+//! Is the gap to Rapfi in the evaluation? Its classical model is public (CC0:
+//! `classical/model220723.bin` of dhbloo/rapfi-networks) and reads bango's fourteen patterns in the
+//! same order, so `train import-classical` turns it into bango weights files (its value per
+//! combination, per rule and per renju colour; its threat term by the two sides' threat classes;
+//! its two-ply mean of the cell sums; rescaled from 250 to 900 units a logit; bango's fitted move
+//! policy beside it), embedded as `rapfi-*.txt` and read with `BANGO_WEIGHTS=rapfi` (bench
+//! signature 140006 against 168168). All runs from one build (ba8d1e7's), the two sets side by
+//! side, two arenas at once, paired by `pbrain-bango paired`:
+//!
+//! | match | games | `rapfi` | `fitted` (the default) | paired, points |
+//! |---|---|---|---|---|
+//! | freestyle against Rapfi (built-in, 64 MiB), 300 ms, held-out openings (`arena --games 48 --tc-turn 300 --concurrency 1 --openings open-heldout.txt --shuffle --seed 67..72`) | 288 | +53 −228 =7, 19.6% | +60 −219 =9, 22.4% | −2.8 (−9.0..+3.4) |
+//! | renju against Rapfi, 300 ms (`arena --rule renju --games 48 ... --openings ../shared/data/openings-renju-15-balanced5.txt --shuffle --seed 1..6`) | 288 | +59 −225 =4, 21.2% | +67 −221 =0, 23.3% | −2.1 (−8.6..+4.4) |
+//!
+//! In self-play the imported evaluation is ahead: against the default, `arena --games 200
+//! --tc-turn 100 --concurrency 2 --openings ../shared/data/openings-freestyle-15.txt --shuffle
+//! --seed 141`: **+114 −82 =4, +56.1 ± 48.6 Elo**. Against Rapfi it is even or behind, in both
+//! rules. `bench --movetime 1000`, one run after the other: mean depth 14.7 against 15.4 at the
+//! same 1.05 M nodes a second. On the teacher file's validation split at depth 1 (`teacher
+//! --split valid --depth 1 --stride 2 --no-mates`, 126 positions), the correlation of the score
+//! with the label's logit is 0.536 against the fitted file's 0.757 (0.695 without the two-ply
+//! mean, 0.487 without the class term: the classes read the right way round, and the model
+//! serves its own search better than it predicts positions alone); at depth 3 it picks the
+//! label's move more often (47.2% against 41.6% of 125 non-mate positions).
+//!
+//! So the strongest engine's own classical evaluation, in bango's search, scores no better
+//! against that engine than bango's fit: with Rapfi's classical model bango is still a
+//! 20%-engine against Rapfi, where Rapfi with that model scores about 92% against bango (the
+//! team lead's figure). The gap the depth issue measures is the search's, not the evaluation's
+//! values; and a +56 in self-play that does not show against Rapfi is the pattern issue 44
+//! describes. The set stays for matches (and as a second opinion in analysis); `fitted` stays
+//! the default under every rule.
+//!
 //! # Solver
 //!
 //! Figures (2-core machine shared with other jobs, load average 8 to 10, wall clock):
