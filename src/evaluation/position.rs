@@ -9,7 +9,9 @@
 //!   [`CellInfo`] (value, threat rung, renju-suspect flag). Occupied cells hold the default info.
 //! - `total[colour]`: the sums of the values of all empty cells (while that colour is to move,
 //!   and while it waits); `rungs[colour][threat]`: how many
-//!   empty cells reach each rung (so "does black have a five to make?" is one load).
+//!   empty cells reach each rung (so "does black have a five to make?" is one load);
+//!   `supported[colour]`: how many make a supported four or three, only for weights that read
+//!   the threat classes (counted once a move from the logged cells, not in the per-cell update).
 //! - `candidates`: the empty cells with a stone within Chebyshev distance 2 (the
 //!   move-generation area). A move only adds cells (its 5x5 square, minus itself and stones).
 //!
@@ -84,8 +86,12 @@ pub struct Position {
     weights: [&'static Weights; 2],
     rungs: [[u16; THREATS]; 2],
     /// Per colour, how many empty cells make a supported four (`[0]`) or a supported open
-    /// three (`[1]`) ([`CellInfo::supported`]; for the threat classes).
+    /// three (`[1]`) ([`CellInfo::supported`]; for the threat classes). Kept only when
+    /// `track_classes`: zero otherwise.
     supported: [[u16; 2]; 2],
+    /// Whether the weights read the threat classes ([`Weights::classes`]), so that `supported`
+    /// is kept: the fitted files do not, and every cell update would pay for the count.
+    track_classes: bool,
     candidates: BitBoard,
     /// One frame per `make` since construction.
     frames: Vec<Frame>,
@@ -130,6 +136,7 @@ impl Position {
             weights: files.map(|f| f.weights()),
             rungs: [[0; THREATS]; 2],
             supported: [[0; 2]; 2],
+            track_classes: files.iter().any(|f| !f.weights().classes.is_empty()),
             candidates: BitBoard::EMPTY,
             frames: Vec::with_capacity(256),
             log: Vec::with_capacity(256 * 24),
@@ -159,6 +166,7 @@ impl Position {
             }
         }
         p.candidates = p.area_from_scratch();
+        p.count_supported();
         p
     }
 
@@ -246,6 +254,21 @@ impl Position {
     pub fn evaluate(&self) -> i32 {
         let me = self.side_to_move().index();
         let w = self.weights[me];
+        if w.two_ply || self.track_classes {
+            return self.evaluate_classical(w, me);
+        }
+        let (mine, theirs) = (rung_mask(&self.rungs[me]), rung_mask(&self.rungs[1 - me]));
+        self.total[me][0] - self.total[1 - me][1]
+            + w.tempo
+            + w.threat[top_rung(mine)][top_rung(theirs)]
+            + w.mask[mask_index(mine, theirs)]
+    }
+
+    /// [`Position::evaluate`] for weights with the classical model's terms (a two-ply mean of
+    /// the sums, threat classes): apart, so that the fitted files' evaluation stays as small
+    /// as it was on the hot path.
+    #[inline(never)]
+    fn evaluate_classical(&self, w: &Weights, me: usize) -> i32 {
         let (mine, theirs) = (rung_mask(&self.rungs[me]), rung_mask(&self.rungs[1 - me]));
         let mut sums = self.total[me][0] - self.total[1 - me][1];
         if w.two_ply {
@@ -311,6 +334,51 @@ impl Position {
             self.candidates.0[r] &= !(b.0[r] | w.0[r]);
         }
         self.update_lines::<true>(p, code(Some(c)));
+        if self.track_classes {
+            self.update_supported();
+        }
+    }
+
+    /// Recounts the supported threats of every empty cell (when they are kept).
+    fn count_supported(&mut self) {
+        self.supported = [[0; 2]; 2];
+        if !self.track_classes {
+            return;
+        }
+        for q in self.board.empty_cells() {
+            for (ci, info) in self.info[q.index()].into_iter().enumerate() {
+                if info.supported {
+                    self.supported[ci][(info.threat == Threat::Three) as usize] += 1;
+                }
+            }
+        }
+    }
+
+    /// Brings the supported counts up to date after `make`, from the cells it logged (their
+    /// infos before the move) and the moved cell: apart from the per-cell update, which the
+    /// fitted files' hot path would otherwise pay for.
+    fn update_supported(&mut self) {
+        let frame = self.frames.last().expect("called after make");
+        let mut delta = [[0i32; 2]; 2];
+        let mut apply = |ci: usize, info: CellInfo, sign: i32| {
+            if info.supported {
+                delta[ci][(info.threat == Threat::Three) as usize] += sign;
+            }
+        };
+        for ci in 0..2 {
+            apply(ci, frame.info[ci], -1);
+        }
+        for e in &self.log[frame.log_len..] {
+            for ci in 0..2 {
+                apply(ci, e.info[ci], -1);
+                apply(ci, self.info[e.qi as usize][ci], 1);
+            }
+        }
+        for (counts, d) in self.supported.iter_mut().zip(delta) {
+            for (n, d) in counts.iter_mut().zip(d) {
+                *n = (*n as i32 + d) as u16;
+            }
+        }
     }
 
     /// Takes back the last move.
@@ -321,6 +389,7 @@ impl Position {
             self.candidates = self.area_from_scratch();
             self.update_lines::<false>(p, 0);
             self.refresh_cell(p);
+            self.count_supported();
             return;
         };
         self.clear_keys(p);
@@ -478,12 +547,6 @@ impl Position {
         self.total[ci][1] += new.wait - old.wait;
         self.rungs[ci][old.threat as usize] -= (old.threat != Threat::None) as u16;
         self.rungs[ci][new.threat as usize] += (new.threat != Threat::None) as u16;
-        if old.supported {
-            self.supported[ci][(old.threat == Threat::Three) as usize] -= 1;
-        }
-        if new.supported {
-            self.supported[ci][(new.threat == Threat::Three) as usize] += 1;
-        }
     }
 
     /// The cells of `c` at rung `t` or above, in index order.
@@ -579,7 +642,7 @@ mod tests {
         // The cell sums from the side to move's view, straight from its file.
         let cell_sums = |pos: &Position| {
             let (me, op) = (pos.side_to_move(), pos.side_to_move().opponent());
-            let w = set_weights(pos, me);
+            let w = pos.set.weights(pos.rule, me);
             let mut sum = 0;
             for q in pos.board.empty_cells() {
                 for (c, table) in [(me, &w.mover), (op, &w.waiter)] {
@@ -591,9 +654,6 @@ mod tests {
             }
             sum
         };
-        fn set_weights(pos: &Position, c: Color) -> &'static Weights {
-            pos.set.weights(pos.rule, c)
-        }
         for rule in Rule::ALL {
             for set in WeightSet::ALL {
                 let mut pos = Position::with_weights(&Board::new(15), rule, set);
