@@ -37,6 +37,16 @@ pub struct CellInfo {
     pub supported: bool,
 }
 
+impl CellInfo {
+    /// Where the cell counts among its colour's supported threats: `Some(0)` a supported four,
+    /// `Some(1)` a supported open three, `None` neither.
+    #[inline]
+    pub fn supported_slot(self) -> Option<usize> {
+        self.supported
+            .then_some((self.threat == Threat::Three) as usize)
+    }
+}
+
 /// What a cell with the four directional patterns `pats` offers its colour (its threat rung,
 /// whether it is a renju suspect for black, its values): `own` holds the weights read while
 /// that colour is to move (its `mover` value and `attack` policy), `other` those read while the

@@ -254,40 +254,37 @@ impl Position {
     pub fn evaluate(&self) -> i32 {
         let me = self.side_to_move().index();
         let w = self.weights[me];
-        if w.two_ply || self.track_classes {
-            return self.evaluate_classical(w, me);
-        }
         let (mine, theirs) = (rung_mask(&self.rungs[me]), rung_mask(&self.rungs[1 - me]));
-        self.total[me][0] - self.total[1 - me][1]
+        let fitted = self.total[me][0] - self.total[1 - me][1]
             + w.tempo
             + w.threat[top_rung(mine)][top_rung(theirs)]
-            + w.mask[mask_index(mine, theirs)]
+            + w.mask[mask_index(mine, theirs)];
+        if w.two_ply || self.track_classes {
+            fitted + self.classical_terms(w, me)
+        } else {
+            fitted
+        }
     }
 
-    /// [`Position::evaluate`] for weights with the classical model's terms (a two-ply mean of
-    /// the sums, threat classes): apart, so that the fitted files' evaluation stays as small
-    /// as it was on the hot path.
+    /// What the classical model's terms add to [`Position::evaluate`]'s fitted expression:
+    /// the two-ply mean in place of this position's sums, and the threat classes. Apart, so
+    /// that the fitted files' evaluation stays as small as it was on the hot path.
     #[inline(never)]
-    fn evaluate_classical(&self, w: &Weights, me: usize) -> i32 {
-        let (mine, theirs) = (rung_mask(&self.rungs[me]), rung_mask(&self.rungs[1 - me]));
-        let mut sums = self.total[me][0] - self.total[1 - me][1];
+    fn classical_terms(&self, w: &Weights, me: usize) -> i32 {
+        let mut terms = 0;
         if w.two_ply {
             // The previous position, the other side to move, seen from this side: its waiting
             // sum against the other side's moving one. None before the first move made here.
             if let Some(f) = self.frames.last() {
-                sums = (sums + f.total[me][1] - f.total[1 - me][0]) / 2;
+                let sums = self.total[me][0] - self.total[1 - me][1];
+                terms += (sums + f.total[me][1] - f.total[1 - me][0]) / 2 - sums;
             }
         }
-        let classes = if w.classes.is_empty() {
-            0
-        } else {
+        if !w.classes.is_empty() {
             let rungs = [&self.rungs[me], &self.rungs[1 - me]];
-            w.classes[class_mask(rungs, [self.supported[me], self.supported[1 - me]])]
-        };
-        sums + w.tempo
-            + w.threat[top_rung(mine)][top_rung(theirs)]
-            + w.mask[mask_index(mine, theirs)]
-            + classes
+            terms += w.classes[class_mask(rungs, [self.supported[me], self.supported[1 - me]])];
+        }
+        terms
     }
 
     /// The evaluation recomputed from the board alone (the oracle of [`Position::evaluate`]):
@@ -347,8 +344,8 @@ impl Position {
         }
         for q in self.board.empty_cells() {
             for (ci, info) in self.info[q.index()].into_iter().enumerate() {
-                if info.supported {
-                    self.supported[ci][(info.threat == Threat::Three) as usize] += 1;
+                if let Some(slot) = info.supported_slot() {
+                    self.supported[ci][slot] += 1;
                 }
             }
         }
@@ -361,8 +358,8 @@ impl Position {
         let frame = self.frames.last().expect("called after make");
         let mut delta = [[0i32; 2]; 2];
         let mut apply = |ci: usize, info: CellInfo, sign: i32| {
-            if info.supported {
-                delta[ci][(info.threat == Threat::Three) as usize] += sign;
+            if let Some(slot) = info.supported_slot() {
+                delta[ci][slot] += sign;
             }
         };
         for ci in 0..2 {
