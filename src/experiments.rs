@@ -686,6 +686,42 @@
 //! In games, both sides with two workers, 300 ms a move, 300 games (seed 50): the busy-move marks
 //! against iteration skipping 150-147-3, +3.5 +/- 39.3 (bd1fe6d).
 //!
+//! **Where it stands at f3079ef, and two candidates that did not hold (issue 44, item 9).** The
+//! same bench on today's search (`BANGO_SMP_BENCH_UNCAPPED=1 BANGO_SMP_BENCH_COUNTS=1,2 cargo
+//! bench --bench smp -- nomatch`; 7 of the 12 positions unproven by the depth; the machine
+//! otherwise idle), run after run:
+//!
+//! | depth (N=1's time for the set) | rounds | N=2/N=1 per round | per position | each worker's share of N=1's nodes |
+//! |---|---|---|---|---|
+//! | 17 (3.13 s) | 12 | 0.693 (0.657-0.730) | 0.686 (0.647-0.727) | 0.680, 0.686 |
+//! | 18 (4.83 s) | 12 | 0.736 (0.692-0.783) | 0.639 (0.589-0.694) | 0.711, 0.714 |
+//! | 18 | 16 | 0.782 (0.733-0.835) | 0.683 (0.629-0.743) | 0.722, 0.726 |
+//!
+//! So two workers take about 0.69-0.78 of one worker's time to a depth that takes it 3-5 s,
+//! above the 0.65 the issue asks and above the 0.694 of 1b60861: the two workers together
+//! search 1.4-1.45 times one worker's nodes (1.25 at 0e6c969's depth 12): more of their work is duplicated, which
+//! fits (not proven here) the history, reductions and pruning landed since making each worker's
+//! tree depend more on its own move order. The run to
+//! run spread of the per-round figure (0.74 to 0.88 for one setting) is as large as any effect
+//! below, which is why each candidate had a confirmation run of its own:
+//!
+//! - **Busy marks from a deeper remaining depth** (`BANGO_TUNE_DEFER_MIN_DEPTH`, 3 today; the
+//!   marks reorder a node's moves, which costs order where a node is cheap). Screened in
+//!   interleaved runs (2 rounds a process, configurations in turn, `BANGO_SMP_BENCH_PER_POSITION=1`
+//!   summed by a throwaway script): depth 17, 12 rounds each, 3: 0.731, 5: 0.662, 6: 0.704, 8:
+//!   0.672; depth 18, 10 rounds, 3: 0.882, 6: 0.732. The best, 5, in a confirmation run of 16
+//!   rounds at depth 18 beside 3 in the same session: **0.820 (0.755-0.891) against 0.782
+//!   (0.733-0.835)**. The screen's gain was its noise; 3 stays.
+//! - **An overtaken worker moves on**: a shared deepest completed iteration (an atomic beside
+//!   the busy marks, reset per search); a worker polls it with the stop flag and abandons an
+//!   iteration another worker has completed, going on to the next depth (lazy SMP's workers
+//!   otherwise finish an iteration whose result is already in). Screen at depth 18, 10 rounds:
+//!   0.788 against 0.882 without; with the marks from depth 6, 0.762 against 0.732 without; in
+//!   the confirmation run with the marks from depth 5, **0.775 (0.720-0.834) against 0.782 for
+//!   the defaults**. Even; not kept (the code is not in the tree).
+//!
+//! Nothing here changes the one-worker search (bench signature 168168 throughout).
+//!
 //! # Evaluation and weights
 //!
 //! The default weights are `fitted`, fitted to the teacher file and 4000 self-play games at 900
