@@ -699,10 +699,10 @@
 //!
 //! So two workers take about 0.69-0.78 of one worker's time to a depth that takes it 3-5 s,
 //! above the 0.65 the issue asks and above the 0.694 of 1b60861: the two workers together
-//! search 1.4-1.45 times one worker's nodes (1.25 at 0e6c969's depth 12): more of their work is duplicated, which
-//! fits (not proven here) the history, reductions and pruning landed since making each worker's
-//! tree depend more on its own move order. The run to
-//! run spread of the per-round figure (0.74 to 0.88 for one setting) is as large as any effect
+//! search 1.4-1.45 times one worker's nodes (1.25 at 0e6c969's depth 12). More of their work is
+//! duplicated, which fits (not proven here) the history, reductions and pruning landed since
+//! making each worker's tree depend more on its own move order. The run to run spread of the
+//! per-round figure (0.74 to 0.88 for one setting) is as large as any effect
 //! below, which is why each candidate had a confirmation run of its own:
 //!
 //! - **Busy marks from a deeper remaining depth** (`BANGO_TUNE_DEFER_MIN_DEPTH`, 3 today; the
@@ -1209,6 +1209,16 @@
 //! other seeds of the same openings), as the freestyle figures suggest too (the team lead's 9%
 //! at 1 s, this page's 20-24% at 300 ms; the time-odds section above): the stronger search
 //! turns time into strength better.
+//!
+//! ## Freestyle against Rapfi at 1 s (issue 44)
+//!
+//! The issue's yardstick is 1 s a move; this page's Rapfi runs were at 300 ms (20-24%). The
+//! build of f3079ef (the defaults; bench signature 168168) against Rapfi (built-in, 64 MiB) on
+//! the held-out openings, `arena --games 50 --tc-turn 1000 --concurrency 1 --openings
+//! open-heldout.txt --shuffle --seed 73` and `--seed 74`, two arenas at once (16 and 19
+//! minutes): +9 −41 =0 and +7 −42 =1; **100 games, +16 −83 =1, 16.5% (95% 9.3-23.7%), about −282
+//! Elo (−396..−203)**; 24.0% as black, 9.0% as white. Bango's longest move 924 ms, Rapfi's 1889
+//! ms. The team lead's 9% at 90da261 was on other openings; the issue's 40% is far.
 //!
 //! # Solver
 //!
