@@ -353,7 +353,9 @@ impl Position {
 
     /// Brings the supported counts up to date after `make`, from the cells it logged (their
     /// infos before the move) and the moved cell: apart from the per-cell update, which the
-    /// fitted files' hot path would otherwise pay for.
+    /// fitted files' hot path would otherwise pay for. Each changed cell is logged once a
+    /// move (a cell shares one line with the moved stone, so only one of its directions
+    /// changes), so "minus its logged info, plus its info now" counts it exactly once.
     fn update_supported(&mut self) {
         let frame = self.frames.last().expect("called after make");
         let mut delta = [[0i32; 2]; 2];
