@@ -727,8 +727,36 @@
 //! worker 0.580 and 0.589 of N=1's nodes** (10 rounds), against 0.72 each with it, well outside
 //! the shares' spread from run to run (0.68-0.73). Each worker's own history, learnt from its
 //! own tree and read by its reductions, is what sends the two workers' trees apart; a history
-//! shared by the workers (or read by the helpers' ordering but not their reductions) is the
-//! lead for item 9, to be judged by this bench and by games at equal time.
+//! shared by the workers (or read by the helpers' ordering but not their reductions) was the
+//! lead for item 9, judged below.
+//!
+//! The lead followed (next session, same machine, main at 642c6c9; three experiments, the code
+//! of none kept: the patch is outside the tree). Screens interleaved as above (2 rounds a
+//! process, configurations in turn), figures per round, then per position, then each worker's
+//! share of one worker's nodes:
+//!
+//! - **One history shared by the workers** (every entry a `Relaxed` atomic, an update a load
+//!   and a store, so a concurrent update may be lost but every entry stays in bound; only
+//!   worker 0 halves it; one worker searched bit for bit as before, bench signature 168168).
+//!   Depth 17, 12 rounds: **0.740 (0.691-0.793) against 0.700 (0.653-0.751)** without; shares
+//!   0.70 against 0.67. Depth 18, 16 rounds: 0.749 (0.701-0.800) against 0.809 (0.745-0.879),
+//!   shares 0.71 against 0.78; again, 16 rounds: **0.866 (0.813-0.924) against 0.819
+//!   (0.766-0.876)**, shares 0.81 against 0.77. Even at best: what one worker learns does not
+//!   make the other's tree cheaper. The diagnostic's gain came from a search without the
+//!   history, not from workers that agree on it.
+//! - **The helpers' reductions not reading the history** (worker 0 unchanged; the helpers'
+//!   order still reads it). Screen at depth 18, 16 rounds beside the two above: **0.730
+//!   (0.678-0.786)**, per position 0.639, shares 0.67. Confirmation, a fresh run of 16 rounds
+//!   beside the defaults: **0.730 (0.677-0.786) against 0.720 (0.667-0.778)**, per position
+//!   0.661 against 0.664, shares 0.70 against 0.68. Even.
+//! - **The helpers not reading the history at all** (order and reductions), in that same
+//!   confirmation run: **0.745 (0.704-0.788)**, per position 0.645, shares 0.69. Even.
+//!
+//! The defaults alone read 0.720, 0.809 and 0.819 at depth 18 in three runs of this session
+//! (16 rounds each): the spread from run to run of one setting is larger than any candidate's
+//! difference, so a candidate is only believed after a confirmation run. With each worker's
+//! history in place, nothing tried so far brings two workers to 0.65 at a depth that takes
+//! one worker 3-5 s.
 //!
 //! Nothing here changes the one-worker search (bench signature 168168 throughout).
 //!
