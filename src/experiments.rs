@@ -1258,6 +1258,28 @@
 //! Elo (−396..−203)**; 24.0% as black, 9.0% as white. Bango's longest move 924 ms, Rapfi's 1889
 //! ms. The team lead's 9% at 90da261 was on other openings; the issue's 40% is far.
 //!
+//! Two more seeds of the same (next session, `--seed 75` and `--seed 76`, 20 and 16 minutes):
+//! +5 −44 =1 and +7 −43 =0. So the issue's 200 games of its criterion, for the build of today's
+//! defaults: **+28 −170 =2, 14.5% (95% 9.7-19.3%), about −308 Elo (−388..−248)**; 22.5% as
+//! black, 6.5% as white (100 games each). Longest moves: bango 924 ms, Rapfi 1692 ms.
+//!
+//! ## Freestyle 20x20 against Rapfi at 1 s (issue 44)
+//!
+//! The issue's second board: no worse than 90da261 on Gomocup's 20x20 (100 games). Both builds
+//! against Rapfi (built-in, 64 MiB) on the same games, `arena --size 20 --games 50 --tc-turn
+//! 1000 --concurrency 1 --openings ../shared/data/openings-freestyle-20.txt --shuffle --seed 1`
+//! and `--seed 2` (74 openings, each game's opening and colour the same for both builds), two
+//! arenas at once (15-17 minutes each):
+//!
+//! | build | seed 1 | seed 2 | 100 games | as black, as white |
+//! |---|---|---|---|---|
+//! | f3079ef (today's defaults) | +7 −43 | +10 −40 | **+17 −83 =0, 17.0% (9.6-24.4%)**, about −275 Elo | 34%, 0% |
+//! | 90da261 (the issue's baseline) | +8 −42 | +8 −42 | **+16 −84 =0, 16.0% (8.8-23.2%)**, about −288 Elo | 32%, 0% |
+//!
+//! Paired by `pbrain-bango paired`: **+1.0 (−8.0..+10.0) points** over 100 games (21 scored
+//! differently). On 20x20 today's build is no worse than 90da261, the issue's condition for
+//! that board, and no better; neither build won a game as white.
+//!
 //! # Solver
 //!
 //! Figures (2-core machine shared with other jobs, load average 8 to 10, wall clock):
