@@ -742,8 +742,8 @@
 //!   0.70 against 0.67. Depth 18, 16 rounds: 0.749 (0.701-0.800) against 0.809 (0.745-0.879),
 //!   shares 0.71 against 0.78; again, 16 rounds: **0.866 (0.813-0.924) against 0.819
 //!   (0.766-0.876)**, shares 0.81 against 0.77. Even at best: what one worker learns does not
-//!   make the other's tree cheaper. The diagnostic's gain came from a search without the
-//!   history, not from workers that agree on it.
+//!   make the other's tree cheaper, so workers that agree on one history do not recover the
+//!   diagnostic's figure.
 //! - **The helpers' reductions not reading the history** (worker 0 unchanged; the helpers'
 //!   order still reads it). Screen at depth 18, 16 rounds beside the two above: **0.730
 //!   (0.678-0.786)**, per position 0.639, shares 0.67. Confirmation, a fresh run of 16 rounds
@@ -1268,7 +1268,7 @@
 //! The second board: no worse than 90da261 on Gomocup's 20x20 (100 games). Both builds
 //! against Rapfi (built-in, 64 MiB) on the same games, `arena --size 20 --games 50 --tc-turn
 //! 1000 --concurrency 1 --openings ../shared/data/openings-freestyle-20.txt --shuffle --seed 1`
-//! and `--seed 2` (74 openings, each game's opening and colour the same for both builds), two
+//! and `--seed 2` (66 openings, each game's opening and colour the same for both builds), two
 //! arenas at once (15-17 minutes each):
 //!
 //! | build | seed 1 | seed 2 | 100 games | as black, as white |
