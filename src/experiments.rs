@@ -758,6 +758,15 @@
 //! history in place, nothing tried so far brings two workers to 0.65 at a depth that takes
 //! one worker 3-5 s.
 //!
+//! Where that spread comes from (the same logs, read per position): one N=2 search's time to
+//! the depth varies from round to round with a standard deviation of 0.2 to 0.6 in its
+//! logarithm (lazy SMP's timing is not repeatable; one worker's is), and the per-round figure,
+//! a ratio of summed times, is carried by the two longest positions (midgame-20 and
+//! midgame-45, about 1 s each for one worker), whose mean ratio moved between 0.78 and 1.08
+//! (midgame-20) from run to run. The per-position geometric mean weighs the seven alike and
+//! moved less: 0.705, 0.711 and 0.664 for the defaults in the three runs. A candidate is best
+//! read per position, paired within one run, over more rounds than 16.
+//!
 //! Nothing here changes the one-worker search (bench signature 168168 throughout).
 //!
 //! # Evaluation and weights
