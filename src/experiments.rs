@@ -1326,6 +1326,20 @@
 //! plays the label's move in 220 (59.3%), 90da261 in 208 (56.1%), paired +3.2 ± 4.2 points** (37
 //! positions only today's build agrees, 25 only 90da261). It does not fall.
 //!
+//! ## The table's score as the pruning's evaluation (issue 44; not kept)
+//!
+//! Rapfi lets the table's score stand for the static evaluation where the entry's bound says
+//! the evaluation is too low or too high, at any depth, before its pruning reads it. Built as a
+//! switch (an exact score, a lower bound above the evaluation or an upper bound below it, never
+//! a win or loss score, replaced the evaluation in reverse futility, razoring and the fail-high
+//! test; `improving` still compared static evaluations; bench signature 168168 off, 158943 on)
+//! and played against Rapfi (built-in, 64 MiB, 300 ms a move) on the held-out openings, `arena
+//! --games 48 --tc-turn 300 --concurrency 1 --openings open-heldout.txt --shuffle --seed
+//! 77..81`, one binary with the switch on and off, two arenas at once: on **+44 −192 =4,
+//! 19.2%**, off +45 −190 =5, 19.8%; paired **−0.6 (−6.9..+5.6) points** over 240 games (65
+//! scored differently). Even, like every other single step of Rapfi's this page has played;
+//! the code is not in the tree.
+//!
 //! # Solver
 //!
 //! Figures (2-core machine shared with other jobs, load average 8 to 10, wall clock):
