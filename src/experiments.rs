@@ -1337,7 +1337,7 @@
 //! --games 48 --tc-turn 300 --concurrency 1 --openings open-heldout.txt --shuffle --seed
 //! 77..81`, one binary with the switch on and off, two arenas at once: on **+44 −192 =4,
 //! 19.2%**, off +45 −190 =5, 19.8%; paired **−0.6 (−6.9..+5.6) points** over 240 games (65
-//! scored differently). Even, like every other single step of Rapfi's this page has played;
+//! scored differently). Even, like most single steps of Rapfi's this page has played;
 //! the code is not in the tree.
 //!
 //! # Solver
