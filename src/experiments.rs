@@ -1296,18 +1296,18 @@
 //! only docs) beside a build of 90da261, on the same idle 2-core machine.
 //!
 //! **At 1 s a move** (asked: +150 Elo or more over 400 games). `arena --games 50 --tc-turn 1000
-//! --concurrency 1 --openings open-heldout.txt --shuffle --seed 201..206` (the held-out half of
+//! --concurrency 1 --openings open-heldout.txt --shuffle --seed 201..208` (the held-out half of
 //! `openings-freestyle-15.txt`, each opening played with colours swapped), two arenas at once,
-//! 23-32 minutes a seed: +27 −21 =2, +29 −16 =5, +28 −20 =2, +24 −23 =3, +23 −22 =5, +22 −25
-//! =3. Stopped for time at 300 of the 400 games (seeds 207 and 208 not played; the cut was made
-//! by the clock while seeds 205 and 206 were still being played): **+153 −127 =20, 54.3% (48.9-59.8%),
-//! +30.2 ± 38.3 Elo**; 67.0% as black, 41.7% as white. Longest moves 927 ms and 939 ms. The
-//! steps kept since 90da261 each gained at 200 ms against their own predecessor (reverse
-//! futility and razoring +59.6, the futility margin +50.7, the history +24.4, the reductions
-//! +8.7, all with error bars of about ±48), yet together they read about +30 at 1 s, with an
-//! interval that reaches +69 at most. One reading (not tested): what the pruning saves is worth
+//! 23-37 minutes a seed: +27 −21 =2, +29 −16 =5, +28 −20 =2, +24 −23 =3, +23 −22 =5, +22 −25
+//! =3, +21 −26 =3, +24 −20 =6 (seeds 207 and 208 in the next session, on the same builds and
+//! machine): **+198 −173 =29, 53.1% (48.4-57.8%), +21.7 ± 32.9 Elo** over the 400 games (the
+//! first 300 read +30.2 ± 38.3); 66.0% as black, 40.2% as white. Longest moves 927 ms and 939
+//! ms. The steps kept since 90da261 each gained at 200 ms against their own predecessor
+//! (reverse futility and razoring +59.6, the futility margin +50.7, the history +24.4, the
+//! reductions +8.7, all with error bars of about ±48), yet together they read about +22 at 1 s,
+//! with an interval from −11 to +55. One reading (not tested): what the pruning saves is worth
 //! less once the search reaches depth 15, as the time-odds section found for more time against
-//! Rapfi. The criterion is far.
+//! Rapfi. The criterion is far, and the gain at 1 s is not shown.
 //!
 //! **`bench --movetime 1000`** (asked: a mean completed depth of 17 or more on its middle games,
 //! at 85% or more of 90da261's nodes per second in the same run). The two builds in turn, three
