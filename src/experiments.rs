@@ -767,21 +767,21 @@
 //! moved less: 0.705, 0.711 and 0.664 for the defaults in the three runs. A candidate is best
 //! read per position, paired within one run, over more rounds than 16.
 //!
-//! **Two workers against one at equal time, at today's defaults** (asked: N=2 beats N=1 over
-//! 400 games or more; 4b2128d's +57.9 ± 33.8 is above). The build of f3079ef against itself,
-//! `threads=2` against `threads=1` in the arena's engine specs (the brain's `INFO thread_num`),
-//! `arena --games 100 --tc-turn 200 --concurrency 1 --openings open-heldout.txt --shuffle --seed
-//! 33..36`, one arena on the otherwise idle 2-core machine, about 9 minutes a seed: +51 −46 =3,
-//! +51 −47 =2, +44 −50 =6, +54 −45 =1, **+200 −188 =12, 51.5% (46.7-56.3%), +10.4 ± 33.7 Elo**
-//! (−23.1..+44.2); two workers 75.5% as black, 27.5% as white; longest moves 165 ms and 165 ms.
-//! The second worker's gain in games is not shown any more at 200 ms. Read with the bench above,
-//! it fits: the moves end at the soft deadline, about 80 ms on average, where one worker
-//! completes depth 11 (the median per move in these games), and at depth 12 the issue measured
-//! two workers at 0.87 of one worker's time when it was filed, against 0.69-0.78 at a depth
-//! that takes one worker 3-5 s; at 200 ms two workers searched 2.4 times the nodes per move
-//! and completed a fifth of a ply more on average (10.5 against 10.3, over different
-//! positions). Not measured: the same match at 1 s, where the bench says the second worker
-//! pays more (400 games there take about 2.5 hours of this machine).
+//! **Two workers against one at equal time, at today's defaults** (asked: N=2 beats N=1 over 400
+//! games or more; 4b2128d read +57.9 ± 33.8, under "Reductions and pruning" above). The build of
+//! f3079ef against itself, `threads=2` against `threads=1` in the arena's engine specs (the brain's
+//! `INFO thread_num`), `arena --games 100 --tc-turn 200 --concurrency 1 --openings open-heldout.txt
+//! --shuffle --seed 33..36`, one arena on the otherwise idle 2-core machine, about 9 minutes a
+//! seed: +51 −46 =3, +51 −47 =2, +44 −50 =6, +54 −45 =1, **+200 −188 =12, 51.5% (46.7-56.3%), +10.4
+//! ± 33.7 Elo** (−23.1..+44.2); two workers 75.5% as black, 27.5% as white; longest moves 165 ms
+//! and 165 ms. The second worker's gain in games is not shown any more at 200 ms. Read with the
+//! bench above, it fits: one worker's last completed iteration comes about 80 ms into a move on
+//! average, at depth 11 (the median per move in these games), and at depth 12 the issue measured
+//! two workers at 0.87 of one worker's time when it was filed, against 0.69-0.78 at a depth that
+//! takes one worker 3-5 s; by the last report of each move, two workers searched more than twice
+//! the nodes and completed a fifth of a ply more on average (10.5 against 10.3, over different
+//! positions). Not measured: the same match at 1 s, where the bench says the second worker pays
+//! more (400 games there take about 2.5 hours of this machine).
 //!
 //! Nothing here changes the one-worker search (bench signature 168168 throughout).
 //!
