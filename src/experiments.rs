@@ -798,8 +798,9 @@
 //! workers are ahead at 1 s, +26, more than at 200 ms (+10), less than 4b2128d's +58 at 200 ms, but
 //! the 95% interval still reaches −6.6: **the gain is not shown beyond the error bar**. A second
 //! worker buys four fifths of a ply at 1 s, worth +26 here by the point estimate; a shown gain
-//! needs either more games (at this effect, about 650 in all for the interval to clear zero) or a
-//! second worker that pays more (the time-to-depth ratio is 0.69-0.78 where 0.65 is asked).
+//! needs either a longer match fixed in advance (at this effect, about 650 games for the interval
+//! to clear zero; these 400 are not to be topped up until it does) or a second worker that pays
+//! more (the time-to-depth ratio is 0.69-0.78 where 0.65 is asked).
 //!
 //! Nothing here changes the one-worker search (bench signature 168168 throughout).
 //!
