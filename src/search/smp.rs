@@ -328,7 +328,8 @@ impl LazySmp {
         self.workers.truncate(n);
         while self.workers.len() < n {
             let i = self.workers.len();
-            self.workers.push(Mutex::new(Worker::new(i, self.params)));
+            self.workers
+                .push(Mutex::new(Worker::new(i, self.params.for_worker(i))));
         }
         // One set of busy-move marks for all the workers, none for one worker (whose move order
         // must depend on nothing else) or with deferral off.

@@ -172,6 +172,42 @@ fn one_worker_is_the_plain_search_and_repeats_its_node_count() {
     assert_eq!(a.result, plain);
 }
 
+/// A helper's tunables (`BANGO_TUNE_HELPER_*`) never reach the first worker: one worker with a
+/// wider helper cap searches bit for bit as the plain search, where the same cap given to the
+/// first worker (`max_quiet_moves`) changes its node count at this depth.
+#[test]
+fn helper_tunables_leave_the_one_worker_search_alone() {
+    let wide_helpers = Params {
+        helper_max_quiet_moves: 20,
+        ..Params::default()
+    };
+    let wide_everywhere = Params {
+        max_quiet_moves: 20,
+        ..Params::default()
+    };
+    let mut changed = 0;
+    for (i, b) in midgame(3).iter().enumerate() {
+        let (plain, _) = plain_search(b, Rule::Freestyle, caps(8), 1 << 20);
+        let (helpers, _) = smp_search(
+            &mut LazySmp::new(1, wide_helpers),
+            b,
+            Rule::Freestyle,
+            caps(8),
+            1 << 20,
+        );
+        assert_eq!(helpers.result, plain, "position {i}");
+        let (everywhere, _) = worker_search(
+            Worker::new(0, wide_everywhere),
+            b,
+            Rule::Freestyle,
+            caps(8),
+            1 << 20,
+        );
+        changed += usize::from(everywhere.nodes != plain.nodes);
+    }
+    assert!(changed > 0, "the cap itself changes the search at depth 8");
+}
+
 #[test]
 fn every_worker_count_answers_forced_positions_like_one_worker() {
     let five = board(FIVE_IN_ONE, Color::Black);

@@ -134,6 +134,12 @@ crate::declare_settings! {
         /// evaluation no better than at its last turn); 100 = the same count either way
         /// (changes values below 100; 50 lost, −83 ± 59 Elo, experiments page).
         mcp_not_improving_percent: i32 = 100, "BANGO_TUNE_MCP_NOT_IMPROVING";
+        /// Lazy SMP's helpers (every worker but the first) cap move-count pruning at this many
+        /// prunable moves instead of [`Params::max_quiet_moves`]; 0 = the same cap as the first
+        /// worker. A wider helper searches the refutations the first worker's narrow tree
+        /// prunes and leaves them in the shared table (changes values with two workers or more;
+        /// the one-worker search never reads it; experiments page "Lazy SMP").
+        helper_max_quiet_moves: i32 = 0, "BANGO_TUNE_HELPER_MAX_QUIET_MOVES";
         /// Fail-high reduction: at a cut node (a non-PV node expected to fail high) whose
         /// static evaluation beats beta by [`Params::fail_high_margin`] in a calm position,
         /// every move below an own four is searched a ply shallower (changes values; even in
@@ -313,6 +319,16 @@ impl Params {
         }
     }
 
+    /// The parameters lazy SMP's worker `worker` searches with: the first worker's are these;
+    /// a helper's differ only where a `helper_*` tunable is set.
+    pub fn for_worker(&self, worker: usize) -> Params {
+        let mut p = *self;
+        if worker > 0 && self.helper_max_quiet_moves > 0 {
+            p.max_quiet_moves = self.helper_max_quiet_moves;
+        }
+        p
+    }
+
     /// Move-count pruning: at a non-PV node of remaining depth `depth`, where the side to move
     /// is `improving` or not, prunable moves after this many are not searched (at least one).
     /// Only moves of rank at most [`Params::prunable_rank`] that are not killers are prunable;
@@ -480,6 +496,35 @@ mod tests {
             ..Params::default()
         };
         assert_eq!(p.late_move_count(3, true), 1);
+    }
+
+    #[test]
+    fn only_helpers_read_the_helper_tunables() {
+        let p = Params::default();
+        assert_eq!(p.for_worker(0), p);
+        assert_eq!(
+            p.for_worker(1),
+            p,
+            "unset, a helper searches as the first worker"
+        );
+        let wide = Params {
+            helper_max_quiet_moves: 20,
+            ..p
+        };
+        assert_eq!(wide.for_worker(0), wide);
+        for worker in [1, 3] {
+            let h = wide.for_worker(worker);
+            assert_eq!(h.max_quiet_moves, 20);
+            assert_eq!(
+                Params {
+                    max_quiet_moves: 10,
+                    ..h
+                },
+                wide
+            );
+            assert_eq!(h.late_move_count(5, true), 20);
+        }
+        assert_eq!(wide.for_worker(0).late_move_count(5, true), 10);
     }
 
     #[test]
